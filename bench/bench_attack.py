@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rules  # noqa: E402
 from bench.bench_rules import make_board  # noqa: E402
-from webapp.game import attacks  # noqa: E402
-from webapp.game.model import GM, Game, Token  # noqa: E402
+from webapp.game.fight import attacks  # noqa: E402
+from webapp.game.core.model import GM, Game, Token  # noqa: E402
 
 TARGET_MS = 30.0
 

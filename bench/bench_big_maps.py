@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.live import Arrivals, Client, Server, close_all, connect_all, progress  # noqa: E402
-from webapp.game.model import MAX_BOARD  # noqa: E402
-from webapp.game.mapdata import MAX_WALLS  # noqa: E402
+from webapp.game.core.model import MAX_BOARD  # noqa: E402
+from webapp.game.board.mapdata import MAX_WALLS  # noqa: E402
 
 ACK_MS = 250
 FOG_MS = 2000

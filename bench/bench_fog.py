@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_rules import make_board  # noqa: E402
-from webapp.game import fog  # noqa: E402
-from webapp.game.model import GM, SCREEN, Actor, Event, Token
+from webapp.game.bridge import fog  # noqa: E402
+from webapp.game.core.model import GM, SCREEN, Actor, Event, Token
 from webapp.game.table import evolve, replay  # noqa: E402
 
 TARGET_MS = 30

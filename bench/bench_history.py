@@ -29,7 +29,7 @@ def build_game(app, n_events: int = N_EVENTS) -> dict:
     """A Savage Worlds game of ``n_events`` events made through the hub (the real command path): two players'
     heroes and six foes on a 30 x 30 board with walls and fog, fights one after another (attacks, turns,
     moves), and the second half of the log stamped five hours later (a second evening)."""
-    from webapp.game.model import GM
+    from webapp.game.core.model import GM
 
     client = app.test_client()
     hub = app.extensions["tacmap"]

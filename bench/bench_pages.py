@@ -44,7 +44,7 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
     (once per version of the board since the context is lazy)."""
     from webapp import create_app
     from webapp.live import render
-    from webapp.game.model import GM, SCREEN, Actor
+    from webapp.game.core.model import GM, SCREEN, Actor
 
     with tempfile.TemporaryDirectory(prefix="tacmap-bench-") as tmp:
         app = create_app({"DATA_DIR": tmp, "DEMO": False, "TESTING": True, "SECRET_KEY": "bench",

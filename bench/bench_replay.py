@@ -33,10 +33,10 @@ JUMP_MS = 300.0
 def build(hub, n_events: int = N_EVENTS) -> str:
     """A game whose log holds ``n_events`` events: a long fight on a fogged 30 x 30 board."""
     from rules.board import Board
-    from webapp.game.model import GM
-    from webapp.game.model import Rejected
+    from webapp.game.core.model import GM
+    from webapp.game.core.model import Rejected
 
-    from webapp.game.seats import player_joined
+    from webapp.game.tableside.seats import player_joined
 
     record = hub.create_game("Replay bench", "plain_grid", board=Board(30, 30))
     gid = record.id
@@ -101,7 +101,7 @@ def measure(jumps: int = 20, n_events: int = N_EVENTS) -> dict:
     newest event, from the fold kept on disk), ``state_ms`` and ``command_ms`` (later jumps: the state alone, the
     whole ``replay`` command with the GM's and the table screen's fragments)."""
     from webapp import create_app
-    from webapp.game.model import GM
+    from webapp.game.core.model import GM
     from webapp.storage.history import forget_checkpoints
 
     with tempfile.TemporaryDirectory() as folder:

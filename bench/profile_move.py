@@ -36,7 +36,7 @@ def setup(tmp: str, players: int, fog_on: bool = False, languages: tuple[str, ..
     """The app, its hub and the bench game with one open connection per audience; ``languages``: the
     connections' languages, dealt in turn to the GM, the table screen and the players (as bench_propagation)."""
     from webapp import create_app
-    from webapp.game.model import GM, SCREEN, Actor
+    from webapp.game.core.model import GM, SCREEN, Actor
 
     app = create_app({"DATA_DIR": tmp, "DEMO": False, "TESTING": True, "SECRET_KEY": "bench",
                       "DICE_SEED": "bench"})
@@ -101,7 +101,7 @@ def main(argv=None) -> None:
     args = p.parse_args(argv)
 
     from webapp.live import render
-    from webapp.game.model import GM
+    from webapp.game.core.model import GM
 
     with tempfile.TemporaryDirectory(prefix="tacmap-profile-") as tmp:
         languages = tuple(x for x in args.languages.split(",") if x)

@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import los, movement  # noqa: E402
 from rules.dice import SeededDice  # noqa: E402
-from webapp.game import suggestions, table  # noqa: E402
-from webapp.game.model import GM, Event  # noqa: E402
+from webapp.game.planning import suggestions
+from webapp.game import table  # noqa: E402
+from webapp.game.core.model import GM, Event  # noqa: E402
 
 from bench.bench_rules import make_board  # noqa: E402
 
@@ -85,7 +86,7 @@ def build_zones(system: str = "atomic_tomorrow"):
     """A large zone map (``ZONE_SIDE`` x ``ZONE_SIDE`` zones in a lattice, every third with good cover, a few links
     cut) and one foe in the middle with six targets in its zone and the zones about it (blast pistols, knives)."""
     import rules
-    from webapp.game import mapdata
+    from webapp.game.board import mapdata
 
     def zid(x, y):
         return f"z{x}_{y}"

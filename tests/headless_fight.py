@@ -34,8 +34,11 @@ import traceback
 import rules
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import fighting, foeplay, mapdata, suggestions, table, zonelayout
-from webapp.game.model import GM, Actor, Event
+from webapp.game.bridge import fighting, zonelayout
+from webapp.game.planning import foeplay, suggestions
+from webapp.game.board import mapdata
+from webapp.game import table
+from webapp.game.core.model import GM, Actor, Event
 
 SYSTEMS = ("savage_worlds", "gurps_lite", "phase_tn", "tesseris_ads", "atomic_tomorrow")
 MIRA = Actor("player", "p-mira")

@@ -14,8 +14,8 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from . import seams
-from .game.model import Rejected
-from .game.text import SocketJSON, measure, on_grid
+from .game.core.model import Rejected
+from .game.core.text import SocketJSON, measure, on_grid
 from .live.hub import DATABASE_AWAY, Hub
 from .live import templating
 from .live.language import refusal_text as refusal
@@ -130,7 +130,7 @@ def create_app(config: dict | None = None) -> Flask:
     def limit_body():
         # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
         if _MAP_FILE_PATH.match(request.path) and request.method == "POST":
-            from .game.uvtt import MAX_FILE_BYTES
+            from .game.board.uvtt import MAX_FILE_BYTES
 
             request.max_content_length = MAX_FILE_BYTES + 64 * 1024  # each route checks its own limit too
         elif not _UPLOAD_PATH.match(request.path):
@@ -194,7 +194,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.filters["measure"] = lambda amount, unit: language.words(measure(amount, unit))
     app.jinja_env.filters["on_grid"] = on_grid  # {{ system.cell_unit|on_grid(drawing.hex) }}: squares are hexes on hexes
     app.jinja_env.filters["words"] = language.words  # {{ system.cover_material_labels[m]|words }}: the rules' words
-    from .game.editor import ZONE_COVER_WORDS
+    from .game.board.editor import ZONE_COVER_WORDS
 
     app.jinja_env.globals["zone_cover_words"] = ZONE_COVER_WORDS  # the zone editor's cover grades, as words
     register_events(socketio, hub, app.extensions["tacmap_keyless"])

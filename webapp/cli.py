@@ -214,8 +214,8 @@ def import_map(args: argparse.Namespace) -> int:
 
     from .live import uploads
     from .storage import pictures
-    from .game import uvtt
-    from .game.model import GM, Rejected
+    from .game.board import uvtt
+    from .game.core.model import GM, Rejected
 
     data_dir = args.data_dir or default_data_dir()
     path = Path(args.file)

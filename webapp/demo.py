@@ -6,10 +6,10 @@ from rules.board import Board
 
 import rules
 
-from .game import mapdata
-from .game.model import FOE_COLOR, GM
+from .game.board import mapdata
+from .game.core.model import FOE_COLOR, GM
 from .game.table import decide, empty_game, evolve, new_game_events, parse_command
-from .game.tokens import token_added
+from .game.board.tokens import token_added
 
 DEMO_NAME = "Demo: the ruined outpost"
 

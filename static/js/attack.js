@@ -76,7 +76,7 @@
     if (!first) select.value = "";
   }
 
-  // The target an attacker's list starts on: its nearest foe, as webapp/game/combat.first_foe picks it (a token of
+  // The target an attacker's list starts on: its nearest foe, as webapp/game/fight/combat.first_foe picks it (a token of
   // the other side, one in the fight, the nearest, the list's first of equals), worked out now from the squares the
   // map shows: a move does not draw the card again (#58), the token it moved comes with its new data-x, data-y. The
   // card says each token's side (data-kind) and who is out of the fight (data-out). Null: no foe stands. A token the
@@ -145,7 +145,7 @@
 
   async function send(form, kind) {
     const payload = payloadOf(form, kind);
-    // no target picked (none is, when no foe stands: webapp/game/combat.first_foe): nothing is sent
+    // no target picked (none is, when no foe stands: webapp/game/fight/combat.first_foe): nothing is sent
     if (!payload.target) { window.tacmap.flash(t("Choose a target first.")); return; }
     // a defense ticked in the preview (the GM's, or the defender's own player's)
     const defense = kind === "attack" && document.querySelector("#attack-preview input[name=defense-choice]:checked");

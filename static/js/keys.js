@@ -1,5 +1,5 @@
 // The map from the keyboard, and read aloud (#27): tokens are focusable (Tab; each has its accessible name,
-// webapp/game/describe.py); the arrow keys move the focused token one square (or hex), diagonals with the numeric
+// webapp/game/bridge/describe.py); the arrow keys move the focused token one square (or hex), diagonals with the numeric
 // pad or with Shift and two arrows held together (Shift+Up+Right: up and to the right); Enter opens its
 // sheet. Moves, turns and attack results are said in the polite live region (#announce, _live.html).
 // A move goes the way a drop does (map.js): shown at once, the server may refuse it (the reason is flashed).

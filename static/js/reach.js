@@ -26,7 +26,7 @@
     if (g) g.replaceChildren();
   }
 
-  // as the server writes it (webapp/game/text.py measure), in the page's language (i18n.js): 5 yards, 1 square,
+  // as the server writes it (webapp/game/core/text.py measure), in the page's language (i18n.js): 5 yards, 1 square,
   // a square system's squares on a hex map are hexes (#58); a sign sticks to the number, 5"
   function units(cost) {
     const n = Math.round(cost * reach.size * 10) / 10;

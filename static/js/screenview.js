@@ -1,4 +1,4 @@
-// The GM drives the table screen (#27). The GM's choice (#screen-view-state, webapp/game/screenview.py) is
+// The GM drives the table screen (#27). The GM's choice (#screen-view-state, webapp/game/tableside/screenview.py) is
 // turned into the table screen's view box here: the whole map, a point at a zoom, a token followed as it
 // moves, or squares true to size (square_mm on a TV screen_width_mm wide). The table screen reports the box
 // it draws; the GM's page outlines it on its own map (drag it to pan the TV, wheel or pinch on it to zoom)

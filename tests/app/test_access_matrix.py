@@ -8,9 +8,11 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer, join, make_app, new_game
-from webapp.game import access, keys, replay_view
+from webapp.game import access
+from webapp.game.tableside import keys
+from webapp.game.views import replay_view
 from webapp.game.table import COMMAND_TYPES
-from webapp.game.model import GM, SCREEN, Actor
+from webapp.game.core.model import GM, SCREEN, Actor
 
 ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, *replay_view.COMMAND_TYPES, "drag_preview")
 

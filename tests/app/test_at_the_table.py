@@ -11,8 +11,8 @@ import rules
 from tests.helpers import bearer, connect
 from webapp.cli import server_links
 from webapp.demo import demo_board
-from webapp.game.model import Event
-from webapp.game.tokens import token_added
+from webapp.game.core.model import Event
+from webapp.game.board.tokens import token_added
 
 GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid"]
 

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.helpers import command, connect, state
-from webapp.game import fighting
+from webapp.game.bridge import fighting
 
 from test_last_foe_down import down, turn_of
 from test_target_defaults import attack_card, selected, table

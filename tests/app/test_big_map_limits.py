@@ -1,7 +1,7 @@
 """The biggest map the server accepts plays, and a bigger one is refused where maps come in (#32).
 
 A map is 150 x 150 squares or hexes with 10,000 wall and door segments at most
-(``webapp.game.model``): made through ``POST /api/games``, a blank map (``add_map``), a resize, an import
+(``webapp.game.core.model``): made through ``POST /api/games``, a blank map (``add_map``), a resize, an import
 (Universal VTT) and the editor each refuse past it, saying the limit. The worst map at the limits (the one
 ``bench/bench_big_maps.py`` times) is made through the API and played over Socket.IO: a move and fog
 turned on complete (the bounds here are generous: the shared test machine is slow and noisy; the
@@ -20,7 +20,7 @@ from PIL import Image
 
 from bench.bench_big_maps import worst_map
 from tests.helpers import bearer, command as run, connect
-from webapp.game import model
+from webapp.game.core import model
 from webapp.live import hub as hub_module
 
 

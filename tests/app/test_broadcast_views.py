@@ -11,7 +11,7 @@ import pytest
 from flask import template_rendered
 
 from tests.helpers import connect, join, new_game
-from webapp.game import fog
+from webapp.game.bridge import fog
 from webapp.live import render, token_svg
 from webapp.live.presence import actor_for_audience
 

@@ -91,7 +91,7 @@ def test_the_same_id_sent_twice_at_once_is_done_once(app, client, hub, monkeypat
     import threading
     import time
 
-    from webapp.game.model import GM, Actor
+    from webapp.game.core.model import GM, Actor
     from webapp.storage.store import Store as StoreClass
 
     g, player, token = setup(client)

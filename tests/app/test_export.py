@@ -17,7 +17,7 @@ import pytest
 from tests.helpers import join, new_game
 from webapp import cli, create_app
 from webapp.live import committing
-from webapp.game.audience import public_state
+from webapp.game.views.audience import public_state
 from webapp.storage.archive import ArchiveError, backup, export_game, import_game
 from webapp.storage.store import DB_NAME, Store, load_game
 
@@ -60,7 +60,7 @@ def table(tmp_path, monkeypatch):
 
 
 def state_of(store: Store, game_id: str) -> dict:
-    from webapp.game.model import GM
+    from webapp.game.core.model import GM
 
     return public_state(load_game(store, game_id), GM)
 
@@ -256,7 +256,7 @@ def test_a_table_from_a_newer_tacmap_is_refused(table, tmp_path):
 
 def test_a_backup_taken_while_commands_are_written_opens_whole(table, tmp_path):
     hub, game, token = table["hub"], table["game"], table["token"]
-    from webapp.game.model import GM
+    from webapp.game.core.model import GM
 
     stop, written, errors = threading.Event(), [], []
 

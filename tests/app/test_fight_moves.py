@@ -235,8 +235,8 @@ def test_no_log_line_or_refusal_of_a_fight_names_a_token_by_its_id(client, syste
 
 
 def test_an_id_the_rules_let_through_reads_as_the_name_and_a_hidden_one_as_someone(tmp_path):
-    from webapp.game.fighting import named
-    from webapp.game.model import GM, Actor
+    from webapp.game.bridge.fighting import named
+    from webapp.game.core.model import GM, Actor
 
     app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
     c = app.test_client()

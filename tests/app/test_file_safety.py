@@ -22,8 +22,8 @@ from PIL import Image
 
 from tests.helpers import new_game
 from webapp import create_app
-from webapp.game.audience import public_state
-from webapp.game.model import GM
+from webapp.game.views.audience import public_state
+from webapp.game.core.model import GM
 from webapp.storage.archive import export_game
 from webapp.storage.store import Store, load_game
 

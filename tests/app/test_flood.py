@@ -107,7 +107,7 @@ def test_a_command_whose_sender_gave_up_while_it_waited_for_the_game_is_not_done
     import time as clock
 
     from webapp.live.committing import Sending
-    from webapp.game.model import GM, Rejected
+    from webapp.game.core.model import GM, Rejected
 
     g = app.test_client().post("/api/games", json={"name": "Late", "system": "plain_grid"}).json
     seq = hub.game(g["id"]).seq

@@ -168,7 +168,7 @@ def test_turning_fog_off_shows_every_token_that_is_not_hidden(client, room):
 
 
 def test_visibility_is_computed_once_per_move_for_each_audience(client, room, hub, monkeypatch):
-    from webapp.game import fog
+    from webapp.game.bridge import fog
     calls = []
     real = fog._compute
     monkeypatch.setattr(fog, "_compute", lambda game, token: calls.append(token.name) or real(game, token))
@@ -246,7 +246,7 @@ def _cells_of_path(d: str) -> set:
 def test_the_fog_paths_cover_exactly_their_squares():
     import random
 
-    from webapp.game.fog import _gaps, _path, _runs, cells_path
+    from webapp.game.bridge.fog import _gaps, _path, _runs, cells_path
     rnd = random.Random(12)
     for _ in range(50):
         w, h = rnd.randint(1, 30), rnd.randint(1, 30)

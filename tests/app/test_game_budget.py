@@ -136,7 +136,7 @@ def test_the_log_cards_cache_keeps_no_line_its_game_let_go(app, hub, client):
     40 kB of details each, whatever their game still kept: some 160 MB that stayed."""
     import gc
 
-    from webapp.game.model import Game, LogEntry
+    from webapp.game.core.model import Game, LogEntry
 
     g = new_game(client, name="Dice tower")
     gm = connect(app, g["id"], g["gm_token"])

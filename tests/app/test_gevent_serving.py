@@ -333,7 +333,7 @@ import gevent, time
 from gevent import monkey
 from webapp.storage.durable import off_loop
 from webapp.storage.store import Store
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 
 native_sleep = monkey.get_original("time", "sleep")
 ticks = []

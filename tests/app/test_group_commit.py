@@ -24,7 +24,7 @@ from webapp.live import lanes
 from webapp.live.lanes import Job, Lane
 from webapp.storage.durable import WalSync
 from webapp.storage.store import DB_NAME, Store, WriteFailed
-from webapp.game.model import GM, Rejected
+from webapp.game.core.model import GM, Rejected
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from tests.helpers import bearer, command, join, new_game, state
-from webapp.game import uvtt
+from webapp.game.board import uvtt
 
 
 def png(color=(200, 40, 40), size=(48, 32), fmt="PNG") -> bytes:

@@ -1,6 +1,6 @@
 """Issue #57: on the largest map the server accepts, a GM's fog switch and a corner-to-corner move do their
 geometry (the token's view, the way across the board, the board's indexes, the fog layers and known walls)
-through the runner the server gives it (``webapp.game.heavy``: gevent's native thread pool under ``tacmap
+through the runner the server gives it (``webapp.game.bridge.heavy``: gevent's native thread pool under ``tacmap
 serve``), while the command holds its game's lock; what every screen is sent is what the same commands give
 with all of it done in place. The stall it saved the other tables is measured in tests/e2e/test_heavy_commands.py."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from bench.bench_big_maps import worst_map
 from tests.helpers import bearer, connect
-from webapp.game import heavy
+from webapp.game.bridge import heavy
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from rules.phase_tn import health as phase_health
 from rules.text import unpack
 from test_i18n_server_notices import connect
 from tests.helpers import bearer, command, new_game, state
-from webapp.game import speech
+from webapp.game.core import speech
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="7")
 

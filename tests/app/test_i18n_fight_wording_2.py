@@ -18,7 +18,7 @@ from rules.text import unpack
 from test_fight_moves import savage_fight
 from test_i18n_server_notices import connect
 from tests.helpers import bearer, command, join, new_game, state
-from webapp.game import speech
+from webapp.game.core import speech
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="7")
 LANGS = ("en", "de", "fr", "es")

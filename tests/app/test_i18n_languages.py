@@ -161,8 +161,8 @@ def test_the_scripts_catalog_holds_their_words_in_the_language(client):
 # --- the table screen: the GM's choice ---------------------------------------------------------------------
 
 def test_the_gm_sets_the_table_screens_language_and_the_screen_page_speaks_it(app, hub, demo):
-    from webapp.game import screenview
-    from webapp.game.model import GM, Rejected
+    from webapp.game.tableside import screenview
+    from webapp.game.core.model import GM, Rejected
 
     gm, screen = app.test_client(), app.test_client()
     gm.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
@@ -179,7 +179,7 @@ def test_the_gm_sets_the_table_screens_language_and_the_screen_page_speaks_it(ap
     gm_page = gm.get(f"/games/{demo.id}/gm").get_data(as_text=True)
     assert lang_of(gm_page) == "en" and re.search(r'<option value="fr"[^>]*selected', gm_page)
     with pytest.raises(Rejected):  # only the GM steers the screen; an unknown language is refused
-        from webapp.game.model import SCREEN
+        from webapp.game.core.model import SCREEN
 
         hub.execute(demo.id, SCREEN, {"type": "set_screen_view", "language": "de"})
     seq = hub.game(demo.id).seq

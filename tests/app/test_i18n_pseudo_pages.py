@@ -316,8 +316,8 @@ def test_every_page_of_a_running_fight_is_in_the_pseudo_locale(app, system_id):
     pages["help"] = phone.get("/help/").get_data(as_text=True)
     pages["help system"] = phone.get(f"/help/{system_id}").get_data(as_text=True)
     # the GM password page: the game's GM link locked with a password
-    from webapp.game import keys
-    from webapp.game.model import GM
+    from webapp.game.tableside import keys
+    from webapp.game.core.model import GM
 
     hub.security_command(g["id"], GM, keys.parse({"type": "set_gm_password", "password": "secret-1"}))
     locked = pseudo_client(app)
@@ -389,8 +389,8 @@ def test_the_recap_replay_timeline_security_card_and_error_pages_are_in_the_pseu
     timeline = gm.get(f"/games/{g['id']}/timeline").json
     assert len(timeline["moments"]) >= 3, timeline
     pages["timeline"] = "".join(f"<p>{escape_text(str(m.get('text', '')))}</p>" for m in timeline["moments"])
-    from webapp.game import keys
-    from webapp.game.model import GM
+    from webapp.game.tableside import keys
+    from webapp.game.core.model import GM
 
     hub.security_command(g["id"], GM, keys.parse({"type": "set_gm_password", "password": "secret-1"}))
     pages["security card"] = gm.post(f"/games/{g['id']}/security", data={"type": "rotate_join_code"}).get_data(as_text=True)

@@ -71,7 +71,7 @@ def test_tesseris_out_of_reach_is_refused_in_the_senders_language(app):
 
 
 def test_a_defense_refused_for_the_rules_reason_says_the_reason_and_the_defense_in_the_senders_language(app):
-    """webapp/game/attacks.py passes the rules' words (the defense's label, the rules' reason) as parameters of its
+    """webapp/game/fight/attacks.py passes the rules' words (the defense's label, the rules' reason) as parameters of its
     own sentence: each is said in the sender's language with it, not in English inside a German sentence."""
     sheet = rules.get("tesseris_ads").default_sheet()
     c, g, ids = table(app, "tesseris_ads", sheet)

@@ -8,9 +8,9 @@ import json
 
 from markupsafe import escape
 
-from webapp.game.describe import square_name
-from webapp.game.model import Rejected
-from webapp.game.text import N_
+from webapp.game.bridge.describe import square_name
+from webapp.game.core.model import Rejected
+from webapp.game.core.text import N_
 
 
 def test_a_refusal_keeps_its_english_sentence_and_carries_its_message_id_and_names():

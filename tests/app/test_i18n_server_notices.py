@@ -9,7 +9,7 @@ import threading
 import time
 
 from webapp import create_app
-from webapp.game import text
+from webapp.game.core import text
 from webapp.live import lanes as lanes_module
 from webapp.live.committing import TOO_LATE
 
@@ -163,7 +163,7 @@ def test_every_pydantic_message_here_is_pydantics_own_sentence_with_the_field_in
 
     from pydantic_core import PydanticKnownError
 
-    from webapp.game import validation
+    from webapp.game.core import validation
 
     samples = {"too_short": {"min_length": 2, "actual_length": 1, "field_type": "List"},
                "too_long": {"max_length": 2, "actual_length": 3, "field_type": "List"},
@@ -195,7 +195,7 @@ def test_the_gm_lighting_cards_dark_vision_reading_is_in_the_gms_language(app, h
 
 
 def test_an_attacks_refusal_names_the_tokens_in_the_senders_language(app, hub):
-    """webapp/game/attacks.py's refusals carry their names as parameters: a German GM and a Spanish phone read
+    """webapp/game/fight/attacks.py's refusals carry their names as parameters: a German GM and a Spanish phone read
     them whole, the JSON API the English sentence."""
     c = app.test_client()
     g = c.post("/api/games", json={"name": "Duel", "system": "savage_worlds"}).json

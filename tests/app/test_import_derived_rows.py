@@ -13,7 +13,7 @@ import zipfile
 from tests.helpers import bearer, join, new_game
 from webapp import create_app
 from webapp.cli import main as tacmap
-from webapp.game import replay_view
+from webapp.game.views import replay_view
 from webapp.storage import history as kept_folds
 
 FUTURE = 4102444800.0  # 2100

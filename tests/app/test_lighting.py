@@ -13,7 +13,7 @@ import pytest
 import rules
 from rules import lighting as rules_lighting
 from tests.helpers import bearer, command as run, connect, join, state
-from webapp.game import uvtt
+from webapp.game.board import uvtt
 
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
@@ -304,7 +304,7 @@ def test_an_import_in_the_dark_starts_dark(client):
 
 def test_a_new_wall_stops_a_lights_reach_without_fog_too(hub, client):
     """The table screen's darkness (fog off) is drawn from what the lights reach on the board as it is now."""
-    from webapp.game import fog
+    from webapp.game.bridge import fog
 
     g = new_game(client)
     run(client, g, {"type": "add_light", **LAMP}, g["gm_token"])
@@ -318,7 +318,7 @@ def test_a_new_wall_stops_a_lights_reach_without_fog_too(hub, client):
 
 
 def test_lighting_survives_a_snapshot_round_trip_and_a_replay(hub, client, hall):
-    from webapp.game.model import Game
+    from webapp.game.core.model import Game
     from webapp.game.table import replay
 
     run(client, hall, {"type": "set_lighting", "ambient": "dark"}, hall["gm_token"])
@@ -334,7 +334,7 @@ def test_lighting_survives_a_snapshot_round_trip_and_a_replay(hub, client, hall)
 
 def test_lights_kept_before_they_had_ids_get_them():
     """A log or snapshot written before lights had ids (the import kept them "for later")."""
-    from webapp.game.model import GameMap
+    from webapp.game.core.model import GameMap
 
     old = {"id": "map-1", "name": "Cave", "board": None, "align": {"cell_px": 64, "offset_x": 0, "offset_y": 0},
            "lights": [{"x": 1, "y": 2, "range": 3, "intensity": 1, "color": "ffffffff", "shadows": True}] * 2}

@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import connect, join, new_game
 from webapp.live import logcard, render
-from webapp.game.model import GM, Actor, LogEntry
+from webapp.game.core.model import GM, Actor, LogEntry
 
 
 #: _log.html as it was before its entries were rendered once each: the reference for the bytes

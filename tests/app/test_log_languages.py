@@ -10,8 +10,8 @@ import re
 import pytest
 
 from tests.helpers import connect, new_game
-from webapp.game import screenview
-from webapp.game.model import SCREEN, Game, LogEntry
+from webapp.game.tableside import screenview
+from webapp.game.core.model import SCREEN, Game, LogEntry
 from webapp.live import logcard, render
 
 

@@ -12,8 +12,8 @@ from PIL import Image
 
 from tests.helpers import bearer, command, state
 from webapp import cli
-from webapp.game import maps
-from webapp.game.model import GM, Game
+from webapp.game.board import maps
+from webapp.game.core.model import GM, Game
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import flask_babel
 
-from webapp.game import fog
+from webapp.game.bridge import fog
 from webapp.live.presence import actor_for_audience
 
 from test_broadcast_views import compare_with_renders_alone

@@ -9,7 +9,7 @@ import pytest
 
 import rules
 from tests.helpers import connect, join, make_app, new_game
-from webapp.game import audience
+from webapp.game.views import audience
 from webapp.live import throttle
 
 from test_broadcast_views import compare_with_renders_alone, renders  # noqa: F401 (a fixture)
@@ -165,7 +165,7 @@ def test_each_audience_gets_what_a_render_for_it_alone_gives_through_offers_made
 def test_with_fog_what_each_audience_sees_is_worked_out_once_per_move(table, monkeypatch):
     """The tokens a player may see (fog of war) are what the fragments show and what keeps names out of the log
     lines it reads: one reckoning per audience and move serves both."""
-    from webapp.game import fog
+    from webapp.game.bridge import fog
 
     asked: list[str] = []
     visible = fog.visible_tokens

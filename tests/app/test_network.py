@@ -16,7 +16,7 @@ import pytest
 import socketio
 
 from webapp import create_app
-from webapp.game import keys
+from webapp.game.tableside import keys
 from werkzeug.serving import make_server
 
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.helpers import bearer, new_game, state
-from webapp.game.mapdata import MAX_DOORS
+from webapp.game.board.mapdata import MAX_DOORS
 
 pytestmark = pytest.mark.app_config(DEMO=False)
 

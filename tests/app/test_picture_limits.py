@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from tests.helpers import bearer, join, new_game, state
-from webapp.game import uvtt
+from webapp.game.board import uvtt
 from webapp.storage import pictures
 
 

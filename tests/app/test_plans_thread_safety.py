@@ -25,7 +25,7 @@ import pytest
 from tests.app.test_gevent_serving import Served
 from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
 from tests.helpers import command
-from webapp.game import suggestions
+from webapp.game.planning import suggestions
 from webapp.live import collector
 
 SECONDS = 2.0

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.helpers import bearer, command, connect, join, new_game, state
-from webapp.game.model import Actor, Rejected
+from webapp.game.core.model import Actor, Rejected
 
 # the runner as a thread (under `tacmap serve`: a greenlet), a short pause before each step
 FAST = pytest.mark.app_config(DEMO=False, DICE_SEED="11", FOE_PLAY_PAUSE=0.02, ASYNC_MODE="threading")

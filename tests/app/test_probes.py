@@ -12,7 +12,7 @@ import pytest
 from tests import helpers
 from tests.helpers import bearer, command as send, state
 from webapp import MAX_BODY
-from webapp.game.model import Event, key_hash
+from webapp.game.core.model import Event, key_hash
 from webapp.live.gm_access import DEFAULT_BASE_URL
 
 BAD_UNICODE = "Mira\ud800"  # a lone surrogate: what JSON's "\ud800" decodes to
@@ -471,8 +471,8 @@ def test_a_map_has_10000_wall_and_door_segments_at_most(app):
 
 
 def test_a_game_holds_2000_tokens_at_most(app):
-    from webapp.game.model import MAX_TOKENS
-    from webapp.game.tokens import token_added
+    from webapp.game.core.model import MAX_TOKENS
+    from webapp.game.board.tokens import token_added
 
     assert MAX_TOKENS == 2000
     client = app.test_client()

@@ -11,8 +11,9 @@ import time
 import pytest
 
 from tests.helpers import bearer, join, new_game
-from webapp.game import fog, recap
-from webapp.game.model import Event
+from webapp.game.bridge import fog
+from webapp.game.views import recap
+from webapp.game.core.model import Event
 from webapp.storage.history import walk
 from webapp.storage.store import DamagedLog, GameRecord, Store
 

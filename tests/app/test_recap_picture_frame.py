@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.helpers import bearer, command as send, new_game
-from webapp.game import recap
+from webapp.game.views import recap
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 

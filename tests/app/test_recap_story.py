@@ -1,4 +1,4 @@
-"""The recap (#36, webapp/game/recap.py): what a scripted fight's recap says, what a player's recap of a fogged
+"""The recap (#36, webapp/game/views/recap.py): what a scripted fight's recap says, what a player's recap of a fogged
 fight leaves out, the saved file, sessions split by time, and a game file from an earlier version."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from tests.helpers import bearer, command as send, join, new_game
 from webapp import create_app
-from webapp.game import recap
-from webapp.game.model import GM
+from webapp.game.views import recap
+from webapp.game.core.model import GM
 from webapp.storage import archive
 from webapp.storage.history import walk
 

@@ -11,7 +11,7 @@ import time
 from tests.helpers import bearer, new_game
 from webapp import create_app
 from webapp.cli import main as tacmap
-from webapp.game import replay_view
+from webapp.game.views import replay_view
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
 from webapp.web.room import setup_link

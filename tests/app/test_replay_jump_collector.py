@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from webapp import create_app
-from webapp.game import replay_view
-from webapp.game.model import GM, Rejected
+from webapp.game.views import replay_view
+from webapp.game.core.model import GM, Rejected
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import time
 
 from tests.helpers import bearer
 from webapp import create_app
-from webapp.game import replay_view
+from webapp.game.views import replay_view
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
 

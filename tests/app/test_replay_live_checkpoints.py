@@ -12,7 +12,7 @@ import time
 
 from tests.helpers import bearer, new_game
 from webapp import create_app
-from webapp.game import replay_view
+from webapp.game.views import replay_view
 from webapp.live import replaying
 from webapp.live.replaying import LIVE_EVERY
 from webapp.game.table import empty_game, evolve, replay

@@ -18,8 +18,9 @@ import pytest
 
 from bench.bench_replay import build
 from webapp import create_app
-from webapp.game import fog, replay_view
-from webapp.game.model import GM
+from webapp.game.bridge import fog
+from webapp.game.views import replay_view
+from webapp.game.core.model import GM
 from webapp.game.table import empty_game, evolve, replay
 from webapp.live import language
 from webapp.live.committing import SNAPSHOT_EVERY

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer
-from webapp.game import replay_view
+from webapp.game.views import replay_view
 
 
 pytestmark = pytest.mark.app_config(DICE_SEED="7")
@@ -39,7 +39,7 @@ def test_a_kept_timeline_keeps_its_words():
     """A timeline written to disk (``Moment.to_plain``) and read back keeps its message ids: it reads in any
     language afterwards; one kept before, as English text, reads as it was."""
     from rules.text import say
-    from webapp.game import speech
+    from webapp.game.core import speech
     m = replay_view.Moment(3, "turn", say("Round {round}: {name}'s turn", round=2, name="Hero"), 2, 1,
                            frozenset(), frozenset(), say("Round {round}: {name}'s turn", round=2, name="Hero"))
     back = replay_view.Moment.from_plain(m.to_plain())

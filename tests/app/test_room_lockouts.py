@@ -44,7 +44,7 @@ def wrong_pin(tables) -> str:
 
 
 def test_the_limits_are_the_documented_ones():
-    from webapp.game import keys
+    from webapp.game.tableside import keys
 
     assert (keys.ROOM_WRONG_ADDRESS, keys.ROOM_WRONG) == (PER_ADDRESS, ROOM_CEILING)
 
@@ -55,7 +55,7 @@ def test_a_wrong_pin_organiser_password_and_gm_password_each_wait_half_a_second_
     import time
 
     from webapp import create_app
-    from webapp.game import keys
+    from webapp.game.tableside import keys
 
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "DEMO": False, "ROOM": True, "TESTING": True,
                       "SECRET_KEY": "test"})

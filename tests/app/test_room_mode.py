@@ -14,7 +14,8 @@ import pytest
 
 from tests.helpers import bearer, make_app, new_game
 from webapp import create_app
-from webapp.game import keys, text
+from webapp.game.tableside import keys
+from webapp.game.core import text
 from webapp.web.room import setup_link
 
 

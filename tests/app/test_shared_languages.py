@@ -35,7 +35,7 @@ def test_one_update_reads_the_shared_connections_once(app, client, demo, redis_u
     """Who is online and the languages to draw in come from one read of Redis per update (a read per part of
     it, the others' and the GM's drawn after, was four round trips on every command), and the update is still
     drawn in the language a connection on another process reads."""
-    from webapp.game.model import GM
+    from webapp.game.core.model import GM
     from webapp.live.presence import language_room
 
     hub = app.extensions["tacmap"]

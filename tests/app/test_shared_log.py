@@ -13,7 +13,7 @@ import pytest
 
 from webapp import create_app
 from webapp.storage.store import Store
-from webapp.game.model import GM, Rejected
+from webapp.game.core.model import GM, Rejected
 from webapp.game.table import decide, parse_command
 
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tests.helpers import free_port
-from webapp.game import keys
+from webapp.game.tableside import keys
 from webapp.live import shared
 
 REDIS = shutil.which("redis-server")

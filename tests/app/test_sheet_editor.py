@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import rules
 from rules.system import RuleError
 from tests.helpers import bearer, join, make_app, new_game
-from webapp.game import characters
+from webapp.game.fight import characters
 from webapp.web import sheetform, sheetreading, sheetviews
 
 from htmlform import form_pairs, new_row

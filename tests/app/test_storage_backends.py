@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from webapp import cli, create_app
-from webapp.game.model import GM, Event
+from webapp.game.core.model import GM, Event
 from webapp.storage.store import Applied, Conflict, DataError, GameRecord, Store, load_game
 from webapp.web.sessions import ServerSessions
 
@@ -220,7 +220,7 @@ monkey.patch_all(subprocess=False)
 import gevent
 sys.path.insert(0, sys.argv[2])
 from webapp.storage.store import Store, GameRecord
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 import psycopg.waiting
 print("wait:", psycopg.waiting.wait.__name__)
 store = Store(sys.argv[1])

@@ -14,7 +14,7 @@ from webapp.storage import sql
 from webapp.storage.files import FILES_SCHEMA
 from webapp.storage.games import COMMAND_IDS_KEPT_S
 from webapp.storage.store import SCHEMA, Applied, Store
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 
 INDEX = "CREATE INDEX IF NOT EXISTS commands_by_age ON commands (game_id, created_at);"
 

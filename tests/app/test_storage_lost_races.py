@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 from webapp.storage.store import Applied, Conflict, GameRecord, Store
 
 

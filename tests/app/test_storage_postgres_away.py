@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 from webapp.storage import sql
 from webapp.storage.store import GameRecord, Store
 

@@ -10,7 +10,7 @@ import time
 import psycopg
 import pytest
 
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 from webapp.storage.durable import PgFlush
 from webapp.storage.store import Applied, Conflict, GameRecord, Store, WriteFailed
 
@@ -156,7 +156,7 @@ def test_a_move_the_server_lost_before_its_flush_is_answered_in_words_and_forgot
     """The same crash seen from a phone: its move was committed, then lost before the flush. The phone hears why
     (not "ok", not "see its log"), and the server's state is the log's again (the move is not there)."""
     from webapp import create_app
-    from webapp.game.model import GM
+    from webapp.game.core.model import GM
     from webapp.storage.store import Appending
 
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,

@@ -11,7 +11,7 @@ import time
 import psycopg
 import pytest
 
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 from webapp.storage.sql import Sender
 from webapp.storage.store import Conflict, GameRecord, Store, WriteFailed
 

@@ -21,7 +21,7 @@ sys.path.insert(0, sys.argv[1])
 from webapp.patching import patch
 patch()
 import gevent
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 from webapp.storage.durable import WalSync
 from webapp.storage.store import GameRecord, Store
 
@@ -91,7 +91,7 @@ def test_an_append_is_committed_at_once_and_durable_once_its_wal_is_fsynced_besi
 def test_the_wal_is_copied_into_the_database_file_by_the_syncer_not_by_a_commit(tmp_path, monkeypatch):
     """The store's connection never checkpoints (its commits run on the loop: a checkpoint's fsyncs would hold
     every table); ``WalSync`` does, every ``CHECKPOINT_EVERY`` fsyncs, on a connection of its own."""
-    from webapp.game.model import Event
+    from webapp.game.core.model import Event
     from webapp.storage import durable
     from webapp.storage.store import GameRecord, Store
 

@@ -138,8 +138,8 @@ def test_a_seen_rollers_purpose_naming_a_hidden_token_says_someone_out_of_sight(
     """Area damage to a hidden foe (3d6: "area damage to ZqShade"), rolled by Mira's Hero: Mira and the screen are
     told the roll, the hidden victim's name never; the GM's words stay whole."""
     from rules.text import pack, say
-    from webapp.game import table_dice
-    from webapp.game.model import Actor
+    from webapp.game.fight import table_dice
+    from webapp.game.core.model import Actor
 
     table = Table(app, client, "gurps_lite")
     game = app.extensions["tacmap"].game(table.g["id"])

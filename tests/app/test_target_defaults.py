@@ -1,6 +1,6 @@
 """Every list of targets starts on a foe, never an ally (#33): the phone's "Your turn" bar (phase/TN's Fire
 and Targeting), the fight card's declarations and the attack card, in every system. The rule is one:
-``webapp.game.combat.first_foe`` (the nearest token of another side, one in the fight first)."""
+``webapp.game.fight.combat.first_foe`` (the nearest token of another side, one in the fight first)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers import bearer, join, new_game
 from webapp import create_app
-from webapp.game import fighting
+from webapp.game.bridge import fighting
 
 from test_turn_views import page, send, turn_bar
 

@@ -1,6 +1,6 @@
 """The touch table (#27): the table screen moves tokens only while the GM lets it take touches, by the
 same checks as the GM's moves (fog, walls, whose turn and the allowance in a fight), never a hidden token,
-never forced; and a token's accessible name (webapp/game/describe.py)."""
+never forced; and a token's accessible name (webapp/game/bridge/describe.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from rules.board import Board
 from test_templates import send, state  # the same API calls
 from tests.helpers import bearer, join, new_game
-from webapp.game import describe
-from webapp.game.model import Game, Player, Token
+from webapp.game.bridge import describe
+from webapp.game.core.model import Game, Player, Token
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")  # test_templates.py's app
 

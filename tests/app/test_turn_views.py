@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.helpers import bearer, connect, join, new_game
-from webapp.game import fighting
+from webapp.game.bridge import fighting
 
 
 

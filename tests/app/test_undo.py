@@ -97,7 +97,7 @@ def test_undo_in_a_long_game_starts_from_the_snapshot_and_stays_fast(config):
     """A campaign of more than 1,000 events: undo replays from the newest snapshot, not from the start."""
     import time
 
-    from webapp.game.model import Event
+    from webapp.game.core.model import Event
     from webapp.game.table import replay
 
     app = create_app(config)
@@ -140,6 +140,6 @@ def test_undo_back_past_the_snapshot_replays_from_the_start(config):
 
 
 def Event_moved(tok, x, y):
-    from webapp.game.model import Event
+    from webapp.game.core.model import Event
 
     return Event("token_moved", {"token_id": tok, "x": x, "y": y, "from": [0, 0]})

@@ -1,11 +1,11 @@
-"""The X-card's commands in the command table (webapp/game/safety.py): a pause with no one's name, kept in
+"""The X-card's commands in the command table (webapp/game/tableside/safety.py): a pause with no one's name, kept in
 the state through a snapshot and a replay, only the GM resumes, a second tap records nothing."""
 
 from __future__ import annotations
 
 import pytest
 
-from webapp.game.model import Actor, Game, Rejected
+from webapp.game.core.model import Actor, Game, Rejected
 from webapp.game.table import decide, evolve, new_game_events, parse_command, replay
 from rules.board import Board
 

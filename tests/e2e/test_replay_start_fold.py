@@ -10,7 +10,7 @@ import time
 from bench.bench_replay import build
 from conftest import LiveServer
 from webapp import create_app
-from webapp.game.model import GM
+from webapp.game.core.model import GM
 from webapp.storage import history as kept_folds
 
 EVENTS = 3000

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rules.text import plain
 from webapp.game import table
-from webapp.game.model import GM, Actor, Event
+from webapp.game.core.model import GM, Actor, Event
 
 MIRA = Actor("player", "p-mira")
 
@@ -63,7 +63,7 @@ def enter_drawn(game, events, data, mine: str, limit: int = 40, draw=None):
     every roll asked and the faces entered in order. ``draw(roll, n)``: a strategy for the faces of the ``n``-th
     roll asked (``roll``: what it asks), to steer a test down one branch of the rules (an attack that hits), or None
     for the dice's own faces."""
-    from webapp.game import table_dice
+    from webapp.game.fight import table_dice
     asked, entered = [], []
     for _ in range(limit):
         if events[-1].type != "roll_asked":
@@ -97,7 +97,7 @@ def unchanged_after_refusals(game, ask: dict, actor, refused) -> None:
 
     import pytest
 
-    from webapp.game.model import Rejected
+    from webapp.game.core.model import Rejected
     before = (game.seq, copy.deepcopy(game.to_dict()))
     for faces, said in refused:
         with pytest.raises(Rejected) as refusal:
@@ -121,7 +121,7 @@ class Watched:
 def words(packed) -> str:
     """Words an event keeps packed (a roll's purpose or needs) as an English reader reads them."""
     from rules.text import translate
-    from webapp.game import table_dice
+    from webapp.game.fight import table_dice
     return translate(table_dice.words(packed), None)
 
 

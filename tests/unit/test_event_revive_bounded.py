@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.text import Say, revive, say
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 
 
 def words(value):

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.game import access, audience, safety, table, undo
-from webapp.game.feature import type_of
+from webapp.game import access, table
+from webapp.game.views import audience
+from webapp.game.tableside import safety, undo
+from webapp.game.core.feature import type_of
 from webapp.game.features import FEATURES
 from webapp.live import parts
 
@@ -47,13 +49,13 @@ def test_every_command_has_a_row_in_the_access_matrix(kind):
 @pytest.mark.parametrize("kind", COMMANDS)
 def test_every_command_has_an_audience_rule(kind):
     assert audience.COMMANDS.get(kind) in (audience.TABLE, audience.VIEW, audience.ANONYMOUS), (
-        f"command {kind!r} has no audience rule (COMMANDS in webapp/game/audience.py)")
+        f"command {kind!r} has no audience rule (COMMANDS in webapp/game/views/audience.py)")
 
 
 @pytest.mark.parametrize("kind", COMMANDS)
 def test_every_command_has_an_undo_rule(kind):
     assert undo.COMMANDS.get(kind) in (undo.BACK, undo.KEPT, undo.LINE, undo.NOTHING), (
-        f"command {kind!r} has no undo rule (COMMANDS in webapp/game/undo.py)")
+        f"command {kind!r} has no undo rule (COMMANDS in webapp/game/tableside/undo.py)")
 
 
 def test_no_rule_waits_for_a_command_no_feature_declares():

@@ -10,8 +10,8 @@ import pytest
 from rules.board import Board
 from rules.dice import SeededDice
 from rules.grid import HEX_POINTY
-from webapp.game import foeplay
-from webapp.game.model import Rejected
+from webapp.game.planning import foeplay
+from webapp.game.core.model import Rejected
 
 from tabledice import MIRA, play
 from test_suggestions import fight

@@ -21,7 +21,7 @@ from rules.gurps_lite.sheet import attack_weapon, validate_sheet
 from rules.gurps_lite.turns import act, begin_fight
 from rules.system import Combatant, RuleNotImplemented, SheetError
 from rules.text import Say
-from webapp.game import speech
+from webapp.game.core import speech
 
 from test_gurps_lite_choices import S, multi, req
 from test_gurps_lite_combat import rolls

@@ -37,7 +37,7 @@ def test_every_system_with_foes_plans_is_played():
 
 
 def test_the_fights_imported_the_game_and_nothing_of_the_web(played):
-    assert {"webapp.game.table", "webapp.game.suggestions", "webapp.game.foeplay"} <= set(played["game_modules"])
+    assert {"webapp.game.table", "webapp.game.planning.suggestions", "webapp.game.planning.foeplay"} <= set(played["game_modules"])
     assert played["web_modules"] == [], f"a headless fight imported the web: {played['web_modules']}"
     assert not [m for m in played["game_modules"] if m.startswith(tuple(w + "." for w in WEB) + WEB)]
 

@@ -15,8 +15,8 @@ from babel.messages.frontend import parse_keywords
 import rules
 from rules.atomic_tomorrow.data import ARMOUR_GRADE_WORDS
 from rules.text import Say, pack, say, say_p, unpack
-from webapp.game.editor import ZONE_COVER_WORDS
-from webapp.game.speech import words
+from webapp.game.board.editor import ZONE_COVER_WORDS
+from webapp.game.core.speech import words
 
 COLT = {"name": "Colt", "damage": "2d6+1", "range": "12/24/48"}
 
@@ -73,5 +73,5 @@ def test_a_catalog_without_pgettext_reads_the_plain_message():
 def test_babel_extracts_say_p_with_its_context():
     source = io.BytesIO(b'from rules.text import say, say_p\nA = say_p("range band", "medium")\nB = say("medium")\n')
     found = [(ctx, msg) for _line, msg, _comments, ctx in
-             extract("webapp.game.speech:extract", source, keywords=parse_keywords(["say", "say_p:1c,2"]))]
+             extract("webapp.game.core.speech:extract", source, keywords=parse_keywords(["say", "say_p:1c,2"]))]
     assert found == [("range band", "medium"), (None, "medium")]

@@ -1,11 +1,11 @@
-"""How an amount in a system's unit is written (webapp.game.text.measure, used by the turn panel and
+"""How an amount in a system's unit is written (webapp.game.core.text.measure, used by the turn panel and
 the attack preview; static/js/reach.js writes the ruler the same way)."""
 
 from __future__ import annotations
 
 import pytest
 
-from webapp.game.text import measure
+from webapp.game.core.text import measure
 
 
 @pytest.mark.parametrize("amount, unit, shown", [

@@ -1,4 +1,4 @@
-"""Who is out of the fight, by each system's rules (``out_of_fight``, read by ``webapp.game.combat.is_down``: the
+"""Who is out of the fight, by each system's rules (``out_of_fight``, read by ``webapp.game.fight.combat.is_down``: the
 attack card's first foe, "no foe is left standing", the recap): what each rule document's chapter takes out of the
 fight, and what it does not. Issue #70: a 3d6 token dead (a "wound" badge) stood, the fight's is_down reading
 condition badges alone."""
@@ -9,7 +9,7 @@ import pytest
 
 import rules
 from rules.board import Board
-from webapp.game import fighting
+from webapp.game.bridge import fighting
 
 from tabledice import seated
 

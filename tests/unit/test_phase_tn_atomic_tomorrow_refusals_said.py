@@ -12,7 +12,7 @@ import rules
 from rules.dice import ScriptedDice
 from rules.system import AttackRequest, Combatant, SheetError
 from rules.text import Say
-from webapp.game import speech
+from webapp.game.core import speech
 
 from rules import phase_tn as pt
 from rules.atomic_tomorrow import (attack as at_attack, checks as at_checks, cover as at_cover, data as at_data,

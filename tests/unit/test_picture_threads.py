@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from webapp.game import uvtt
+from webapp.game.board import uvtt
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,7 +22,7 @@ import io, json, time
 import gevent
 from gevent.monkey import get_original
 from PIL import Image
-from webapp.game.model import Rejected
+from webapp.game.core.model import Rejected
 from webapp.storage import pictures
 
 native_ident, native_sleep = get_original("_thread", "get_ident"), get_original("time", "sleep")

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from webapp.game import replay_view
-from webapp.game.model import GM, Event
+from webapp.game.views import replay_view
+from webapp.game.core.model import GM, Event
 from webapp.game.table import empty_game, evolve, replay
 from webapp.storage import history as kept_folds
 

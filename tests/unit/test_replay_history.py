@@ -1,4 +1,4 @@
-"""The replay's folded log (webapp/game/replay_view.py), pure: the state at any event is the log folded up to
+"""The replay's folded log (webapp/game/views/replay_view.py), pure: the state at any event is the log folded up to
 it (checkpoints change nothing), the timeline's moments, a player's timeline and banner tell nothing of a
 token that player may not have seen, and the replay commands' bad input is refused with a reason."""
 
@@ -9,9 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import replay_view
-from webapp.game.model import GM, SCREEN, Actor, Event, Rejected
-from webapp.game.seats import player_joined
+from webapp.game.views import replay_view
+from webapp.game.core.model import GM, SCREEN, Actor, Event, Rejected
+from webapp.game.tableside.seats import player_joined
 from webapp.game.table import decide, empty_game, evolve, new_game_events, parse_command, replay
 
 

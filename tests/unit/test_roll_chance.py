@@ -16,7 +16,7 @@ from rules.savage_worlds.checks import trait_chance, trait_roll
 from rules.savage_worlds.odds import attack_odds, trait_odds
 from rules.tesseris_ads.checks import defense_distribution, pool_distribution, roll_defense_pool, roll_test
 from rules.text import translate
-from webapp.game import luck
+from webapp.game.views import luck
 
 
 def test_a_3d6_check_against_10_is_a_50_percent_roll_and_says_whether_it_was_made():
@@ -120,8 +120,9 @@ def test_an_events_rolls_are_found_once_wherever_they_lie_and_rolls_without_odds
 def test_a_savage_worlds_attacks_ask_says_the_attack_cards_own_chance_to_hit():
     from test_table_dice_same_rules import sw_fight
     from tabledice import play
-    from webapp.game import aiming, table
-    from webapp.game.model import Actor
+    from webapp.game.fight import aiming
+    from webapp.game import table
+    from webapp.game.core.model import Actor
 
     game, ids = sw_fight()
     mira = Actor("player", "p-mira")

@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 from hypothesis import example, given, settings, strategies as st
 
 from rules.text import Say, fields, say
-from webapp.game import speech
+from webapp.game.core import speech
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
 POT = read_po((TRANSLATIONS / "rules.pot").open("rb"))

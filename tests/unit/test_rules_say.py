@@ -9,7 +9,7 @@ import json
 from hypothesis import given, strategies as st
 
 from rules.text import Say, joined, pack, plain, say, say_n, settle, unpack
-from webapp.game.model import Event, LogEntry
+from webapp.game.core.model import Event, LogEntry
 
 
 class Upper:

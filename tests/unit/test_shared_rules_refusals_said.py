@@ -18,7 +18,7 @@ from rules.dice import SeededDice
 from rules.savage_worlds import attack, checks, cover, movement as sw_movement, sheet, templates, turns
 from rules.system import AttackRequest, RuleError, RuleNotImplemented, SheetError
 from rules.text import Say, fields
-from webapp.game import speech
+from webapp.game.core import speech
 
 from test_savage_worlds_attacks import ann
 from test_savage_worlds_choices import bob, listed  # noqa: F401 (listed: a fixture)

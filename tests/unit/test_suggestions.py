@@ -14,8 +14,10 @@ from rules import movement
 from rules.board import Board
 from rules.dice import SeededDice
 from rules.grid import HEX_POINTY
-from webapp.game import aiming, suggestions, table
-from webapp.game.model import GM, Rejected
+from webapp.game.fight import aiming
+from webapp.game.planning import suggestions
+from webapp.game import table
+from webapp.game.core.model import GM, Rejected
 
 from tabledice import play, seated
 

@@ -13,8 +13,8 @@ import rules
 from rules import los, movement
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import suggestions
-from webapp.game.fighting import position_of
+from webapp.game.planning import suggestions
+from webapp.game.bridge.fighting import position_of
 
 from tabledice import play
 from test_suggestions import _weapons, fight

@@ -10,9 +10,12 @@ import copy
 
 import rules
 from rules.dice import SeededDice
-from webapp.game import aiming, mapdata, suggestions, suggestions_zones, zonelayout
-from webapp.game.fighting import position_of, settings_of
-from webapp.game.model import GM
+from webapp.game.fight import aiming
+from webapp.game.board import mapdata
+from webapp.game.planning import suggestions, suggestions_zones
+from webapp.game.bridge import zonelayout
+from webapp.game.bridge.fighting import position_of, settings_of
+from webapp.game.core.model import GM
 
 from tabledice import play, seated
 from test_suggestions import to_the_orcs_turn

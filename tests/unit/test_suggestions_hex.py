@@ -8,7 +8,7 @@ import pytest
 
 from rules.board import Board
 from rules.grid import Grid
-from webapp.game import suggestions
+from webapp.game.planning import suggestions
 
 from test_suggestions import checked, fight
 from test_suggestions_approach import PISTOL_TN, _closes_in_then_attacks, _melee, _way

@@ -11,8 +11,8 @@ import pytest
 
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import suggestions
-from webapp.game.model import Rejected
+from webapp.game.planning import suggestions
+from webapp.game.core.model import Rejected
 
 from tabledice import play
 from test_suggestions import SYSTEMS, _weapons, checked, fight

@@ -10,7 +10,7 @@ import copy
 
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import suggestions
+from webapp.game.planning import suggestions
 
 import test_suggestions_atomic as atomic
 import test_suggestions_phase_tn as phase_tn

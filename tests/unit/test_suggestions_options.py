@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import rules
 from rules.board import Board
-from webapp.game import suggestions
+from webapp.game.planning import suggestions
 
 from tabledice import play
 from test_suggestions import _weapons, checked, fight

@@ -14,8 +14,9 @@ import rules
 from rules import los, movement
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import aiming, suggestions
-from webapp.game.model import GM
+from webapp.game.fight import aiming
+from webapp.game.planning import suggestions
+from webapp.game.core.model import GM
 
 from tabledice import play
 from test_suggestions import fight

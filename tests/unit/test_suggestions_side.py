@@ -9,7 +9,7 @@ import rules
 from rules import los, movement
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import suggestions
+from webapp.game.planning import suggestions
 
 from tabledice import play, seated
 from test_suggestions import _sheet, fight

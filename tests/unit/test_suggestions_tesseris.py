@@ -8,7 +8,7 @@ from __future__ import annotations
 import rules
 from rules import movement
 from rules.board import Board
-from webapp.game import suggestions
+from webapp.game.planning import suggestions
 
 from test_suggestions import checked, fight
 

@@ -20,8 +20,9 @@ from rules.board import Board
 from rules.dice import ScriptedDice
 from rules.gurps_lite import SYSTEM, mortal_wound_check, stabilize
 from rules.system import AttackRequest, Combatant
-from webapp.game import table, table_dice
-from webapp.game.model import GM, Event, Rejected
+from webapp.game import table
+from webapp.game.fight import table_dice
+from webapp.game.core.model import GM, Event, Rejected
 
 from tabledice import (MIRA, Watched, facts, made_once, play, seated, settled_from_drawn, turned_to,
                        unchanged_after_refusals)

@@ -13,8 +13,10 @@ from hypothesis import given, settings, strategies as st
 
 import rules
 from rules.dice import ScriptedDice, SeededDice
-from webapp.game import mapdata, table, table_dice
-from webapp.game.model import GM, Rejected
+from webapp.game.board import mapdata
+from webapp.game import table
+from webapp.game.fight import table_dice
+from webapp.game.core.model import GM, Rejected
 
 from tabledice import MIRA, facts, made_once, play, seated
 

@@ -16,8 +16,9 @@ from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
 from rules.dice import ScriptedDice, SeededDice
-from webapp.game import table, table_dice
-from webapp.game.model import GM, Event, Rejected
+from webapp.game import table
+from webapp.game.fight import table_dice
+from webapp.game.core.model import GM, Event, Rejected
 
 from tabledice import MIRA, enter_drawn, facts, made_once, play, seated
 

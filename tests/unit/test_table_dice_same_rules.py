@@ -12,8 +12,9 @@ from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
 from rules.dice import ScriptedDice, SeededDice
-from webapp.game import table, table_dice
-from webapp.game.model import GM, Actor, Rejected
+from webapp.game import table
+from webapp.game.fight import table_dice
+from webapp.game.core.model import GM, Actor, Rejected
 
 from tabledice import MIRA, facts, play, seated
 

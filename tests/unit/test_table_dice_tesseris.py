@@ -15,8 +15,9 @@ from rules.board import Board
 from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.system import AttackRequest, Combatant
 from rules.tesseris_ads import SYSTEM
-from webapp.game import table, table_dice
-from webapp.game.model import GM, Rejected
+from webapp.game import table
+from webapp.game.fight import table_dice
+from webapp.game.core.model import GM, Rejected
 
 from tabledice import MIRA, enter_drawn, facts, made_once, play, seated, turned_to
 

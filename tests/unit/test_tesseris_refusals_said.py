@@ -15,7 +15,7 @@ from rules.tesseris_ads import actions, attack, cover, health, movement, odds, o
 from rules.tesseris_ads import system as tess_system, ticks, turns
 from rules.tesseris_ads.data import ACTIONS
 from rules.text import Say
-from webapp.game import speech
+from webapp.game.core import speech
 from rule_refusals import refusal
 
 
@@ -186,7 +186,7 @@ def test_the_rarer_lines_say_the_maneuver_and_the_end_of_the_fight_in_the_reader
 
 
 def test_every_range_band_the_card_shows_is_words():
-    """The attack card names the band (``band_words``, webapp/game/attacks.py ``band_label``): each key
+    """The attack card names the band (``band_words``, webapp/game/fight/attacks.py ``band_label``): each key
     ``range_band`` gives is words, never the key itself ("short" on a German card)."""
     from rules import get
     from rules.tesseris_ads.attack import range_band_name

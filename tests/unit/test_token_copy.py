@@ -1,11 +1,11 @@
-"""The GM's copy of a token (``duplicate_token``, webapp/game/tokens.py) at the game layer: a token with a character
+"""The GM's copy of a token (``duplicate_token``, webapp/game/board/tokens.py) at the game layer: a token with a character
 is copied with a copy of its character, in the token's own event; an older log's copy replays as it did (#70)."""
 
 from __future__ import annotations
 
 from rules.board import Board
 from webapp.game import table
-from webapp.game.model import Event
+from webapp.game.core.model import Event
 
 from tabledice import play, seated
 

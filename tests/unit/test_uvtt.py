@@ -1,4 +1,4 @@
-"""Universal VTT import (webapp/game/uvtt.py): the Dungeondraft sample and hand-made edge cases."""
+"""Universal VTT import (webapp/game/board/uvtt.py): the Dungeondraft sample and hand-made edge cases."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from rules import los
-from webapp.game import uvtt
+from webapp.game.board import uvtt
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 

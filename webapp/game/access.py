@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import fog
-from .model import SCREEN as SCREEN_ACTOR, Rejected
-from .text import N_
+from .bridge import fog
+from .core.model import SCREEN as SCREEN_ACTOR, Rejected
+from .core.text import N_
 
 
 class Forbidden(Rejected):
@@ -30,7 +30,7 @@ GM = "gm"
 OWNER = "owner"  # a player, on their own token or character (or turn)
 PLAYER = "player"  # any player
 SCREEN = "screen"
-TOUCH = "touch"  # the table screen, while the GM lets it take touches (webapp/game/touch.py), on a token it shows
+TOUCH = "touch"  # the table screen, while the GM lets it take touches (webapp/game/tableside/touch.py), on a token it shows
 ANYONE = "anyone"  # no credential needed (the join code, where one is asked, is checked by the route)
 
 #: the roles the table-driven test plays, for commands and routes
@@ -82,16 +82,16 @@ COMMANDS: dict[str, Rule] = {
     # characters (a player adds characters for themselves only: decided in characters.decide)
     "add_character": _rule(GM, PLAYER),
     "update_sheet": _rule(GM, OWNER, refers_to=("character", "character_id")),
-    # keys and the GM password (webapp/game/keys.py)
+    # keys and the GM password (webapp/game/tableside/keys.py)
     "set_gm_password": _rule(GM),
     "clear_gm_password": _rule(GM),
     "rotate_join_code": _rule(GM),
     "rotate_screen_key": _rule(GM),
     # Socket.IO ``preview``: a token being dragged (not a command, never stored)
     "drag_preview": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours=N_("%(name)s is not yours to move")),
-    # the touch table (webapp/game/touch.py)
+    # the touch table (webapp/game/tableside/touch.py)
     "set_screen_touch": _rule(GM),
-    # the recap over the table screen's map (webapp/game/recap.py)
+    # the recap over the table screen's map (webapp/game/views/recap.py)
     "show_recap": _rule(GM),
     "hide_recap": _rule(GM),
     # the map editor and fog of war (GM)
@@ -102,9 +102,9 @@ COMMANDS: dict[str, Rule] = {
     # maps and pictures (GM)
     **{kind: _rule(GM) for kind in (
         "add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture", "remove_picture")},
-    # lights and the ambient light (GM; webapp/game/lighting.py)
+    # lights and the ambient light (GM; webapp/game/board/lighting.py)
     **{kind: _rule(GM) for kind in ("set_lighting", "add_light", "update_light", "remove_light")},
-    # hand-outs (webapp/game/handouts.py)
+    # hand-outs (webapp/game/board/handouts.py)
     **{kind: _rule(GM) for kind in ("show_handout", "hide_handout", "remove_handout")},
     # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
     "choose_defense": _rule(GM, PLAYER),
@@ -118,22 +118,22 @@ COMMANDS: dict[str, Rule] = {
     "place_template": _rule(GM, PLAYER),
     "move_template": _rule(GM, PLAYER),
     "remove_template": _rule(GM, PLAYER),
-    # the table screen's view (webapp/game/screenview.py): the GM steers it; the screen's calibration aid sets
+    # the table screen's view (webapp/game/tableside/screenview.py): the GM steers it; the screen's calibration aid sets
     # the TV's width while the GM has it open (decided in screenview)
     "set_screen_view": _rule(GM),
     "calibrate_screen": _rule(GM, SCREEN),
-    # the replay (webapp/game/replay_view.py): a view, nothing stored. The GM on their page and the table
+    # the replay (webapp/game/views/replay_view.py): a view, nothing stored. The GM on their page and the table
     # screen; a player on their own screens, of the fights they were in (decided in replay_view)
     "replay": _rule(GM, PLAYER),
     "replay_end": _rule(GM, PLAYER),
-    # the X-card (webapp/game/safety.py): anyone at the table pauses the scene, anonymously; the GM resumes
+    # the X-card (webapp/game/tableside/safety.py): anyone at the table pauses the scene, anonymously; the GM resumes
     "x_card": _rule(GM, PLAYER),
     # the table's dice (#59): decided in table_dice (a player sets their own only; enters the rolls asked of them)
     "set_dice": _rule(GM, PLAYER), "enter_dice": _rule(GM, PLAYER), "call_off_roll": _rule(GM),
     "resume_scene": _rule(GM),
     # the GM's foes' tactics (#60)
     "set_tactic": _rule(GM),
-    "play_foes": _rule(GM),  # the "play the foes" switch (#60, webapp/game/foeplay.py)
+    "play_foes": _rule(GM),  # the "play the foes" switch (#60, webapp/game/planning/foeplay.py)
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the

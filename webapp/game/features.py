@@ -1,6 +1,6 @@
 """Every feature of the game, in one list: the command table builds its dispatch from it.
 
-A new feature is a module that ends with its ``FEATURE`` (:class:`webapp.game.feature.Feature`: its commands,
+A new feature is a module that ends with its ``FEATURE`` (:class:`webapp.game.core.feature.Feature`: its commands,
 events, decide, evolve and what it follows) and a line here. tests/unit/test_feature_registry.py then says what
 else it needs: each command's row in the access matrix, its audience rule and its undo rule, each event's
 screen parts. The order is the order of the table's command union (``table.COMMAND_TYPES``, as the refusal of
@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from rules.board import Board
 
-from . import (attacks, characters, combat, editor, foeplay, free_attacks, handouts, keys, lighting, maps, recap, replay_view, reroll, safety,
-               screenview, seats, soak, suggestions, table_dice, templates, tokens, touch, undo)
-from .feature import Feature
-from .model import Event, Game
+from .fight import attacks, characters, combat, free_attacks, reroll, soak, table_dice
+from .board import editor, handouts, lighting, maps, templates, tokens
+from .planning import foeplay, suggestions
+from .tableside import keys, safety, screenview, seats, touch, undo
+from .views import recap, replay_view
+from .core.feature import Feature
+from .core.model import Event, Game
 
 
 def _created(game: Game, event: Event, log) -> None:

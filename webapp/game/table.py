@@ -5,7 +5,7 @@ command against the state and the sender's role and returns events (or raises
 :class:`Rejected` with a message for the sender), handing each feature's
 commands to its module; ``evolve`` applies one event to the state. The state is
 whatever the events say, so replaying the log rebuilds it. The model the
-commands act on is :mod:`webapp.game.model`; each feature module (tokens,
+commands act on is :mod:`webapp.game.core.model`; each feature module (tokens,
 seats, combat, attacks, characters, templates, editor, maps, keys, undo...)
 declares its commands, events, ``decide``, ``evolve`` and what it follows in its
 ``FEATURE``, and :mod:`webapp.game.features` lists them: the dispatch below is
@@ -25,12 +25,17 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, NeedDice, RandomDice, TableDice
 
-from . import access, combat, foeplay, fog, table_dice, text, tokens
-from .feature import type_of
+from . import access
+from .fight import combat, table_dice
+from .planning import foeplay
+from .bridge import fog
+from .core import text
+from .board import tokens
+from .core.feature import type_of
 from .features import FEATURES
-from .model import Actor, Event, Game, LogEntry, Rejected
-from . import validation
-from .text import N_
+from .core.model import Actor, Event, Game, LogEntry, Rejected
+from .core import validation
+from .core.text import N_
 
 # --- commands ----------------------------------------------------------------
 

@@ -24,8 +24,8 @@ import threading
 import time
 from typing import Callable
 
-from ..game.model import Actor, Event, Rejected
-from ..game.text import N_
+from ..game.core.model import Actor, Event, Rejected
+from ..game.core.text import N_
 
 BURST = 1 << 20  # bytes a seat may write at once
 RATE = BURST / 600  # bytes a second it gets back

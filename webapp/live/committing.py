@@ -25,10 +25,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..game import heavy
-from ..game.model import Event, Game, Rejected
+from ..game.bridge import heavy
+from ..game.core.model import Event, Game, Rejected
 from ..game.table import evolve
-from ..game.text import N_
+from ..game.core.text import N_
 from ..storage.store import Appending, Applied, Conflict, Store, WriteFailed
 from . import geometry, render
 from .fanout import Fanout, Update

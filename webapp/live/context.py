@@ -21,12 +21,14 @@ from markupsafe import Markup
 import rules
 from rules.text import unpack
 
-from ..game import (aiming, audience, boardlist, defenses, describe, editor, fighting, foeplay, fog,
-                    handouts,
-                    maps, reroll, table_dice,
-                    screenview, soak, suggestions, templates, uvtt)
-from ..game.model import Actor, Game, LogEntry, Rejected
-from ..game import lighting
+from ..game.fight import aiming, defenses, reroll, table_dice, soak
+from ..game.views import audience, boardlist
+from ..game.bridge import describe, fighting, fog
+from ..game.board import editor, handouts, maps, templates, uvtt
+from ..game.planning import foeplay, suggestions
+from ..game.tableside import screenview
+from ..game.core.model import Actor, Game, LogEntry, Rejected
+from ..game.board import lighting
 from . import drawing, language, token_svg
 from .logcard import last_attack, log_section, screen_feed
 

@@ -36,8 +36,8 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..game.model import Actor, Rejected
-from ..game.text import N_
+from ..game.core.model import Actor, Rejected
+from ..game.core.text import N_
 from . import throttle
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from rules.grid import SQUARE, Grid
 
-from ..game.model import MAX_SEGMENTS
+from ..game.core.model import MAX_SEGMENTS
 from .token_svg import DISC_INSET
 
 
@@ -199,7 +199,7 @@ class Drawing:
     # -------------------------------------------------------------- fog
 
     def fog_path(self, d: str) -> str:
-        """A fog path written in squares' runs (``webapp.game.fog``: "M{x} {y}h{n}v{k}h-{n}z" per run)
+        """A fog path written in squares' runs (``webapp.game.bridge.fog``: "M{x} {y}h{n}v{k}h-{n}z" per run)
         redrawn over the same cells as hexes; on squares, itself."""
         if not self.hex or not d:
             return d

@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict, deque
 from typing import Callable, Hashable
 
-from ..game.text import N_
+from ..game.core.text import N_
 
 #: native threads the plans are reckoned on (the loop's thread takes turns at the GIL with each one running)
 THREADS = 2
@@ -152,7 +152,7 @@ SWITCH_INTERVAL = 0.0001
 
 class Pacer:
     """The loop's thread first: a thread off the loop that has worked ``SLICE`` seconds since its last breath, or
-    that sees the loop woke since, waits, at its next ``breathe`` (``webapp/game/heavy.py``: the plans' reckoning calls it between the attacks it
+    that sees the loop woke since, waits, at its next ``breathe`` (``webapp/game/bridge/heavy.py``: the plans' reckoning calls it between the attacks it
     judges), until gevent's loop has nothing else to do, at most ``MOST_WAIT``. Under the GIL a thread that runs
     takes turns with the loop's thread every switch interval, and each time the loop wakes for a socket it waits
     for its turn again: another table's move took 6 ms alone and 50 ms beside one table's plans. Made on the

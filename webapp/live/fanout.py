@@ -19,8 +19,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from ..game import heavy, screenview
-from ..game.model import Actor, Event, Game
+from ..game.bridge import heavy
+from ..game.tableside import screenview
+from ..game.core.model import Actor, Event, Game
 from ..storage.store import Appending
 from . import geometry, language, render
 from .games import Games

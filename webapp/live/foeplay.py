@@ -1,7 +1,7 @@
 """The runner that plays the GM's foes (#60): the "play the foes" switch's live side.
 
 When the GM's ``play_foes`` ``{"on": true}`` is decided, the process that decided it starts one runner for the game
-(``FoePlayers.start``; the switch's event names it, ``webapp/game/foeplay.py``). A runner is a background task
+(``FoePlayers.start``; the switch's event names it, ``webapp/game/planning/foeplay.py``). A runner is a background task
 (a greenlet under ``tacmap serve``) that only sleeps and sends commands: each time the fight's turn is a foe's, it
 reckons the foe's plans off the loop (``suggesting.plans``: a native thread), then sends the best plan's steps one by
 one as the GM's commands through ``Hub.execute`` (so each is judged, logged, shown and undoable as the GM's own),
@@ -34,9 +34,9 @@ import threading
 
 from rules.text import pack
 
-from ..game import foeplay
-from ..game.model import Actor, Event, Rejected
-from ..game.suggestions import NotReckoned
+from ..game.planning import foeplay
+from ..game.core.model import Actor, Event, Rejected
+from ..game.planning.suggestions import NotReckoned
 from . import suggesting
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Callable
 
-from ..game.model import Game
+from ..game.core.model import Game
 from ..game.table import evolve
 from ..storage.store import Store, load_game
 

@@ -1,4 +1,4 @@
-"""The native threads a big map's geometry runs on under ``tacmap serve`` (``webapp/game/heavy.py``, issue #57).
+"""The native threads a big map's geometry runs on under ``tacmap serve`` (``webapp/game/bridge/heavy.py``, issue #57).
 
 A field of view, a path or a board's index on the largest accepted map is tens to hundreds of milliseconds of
 pure Python. It runs in a pool of its own (one thread: under the GIL a second would only take more of the loop's

@@ -21,9 +21,10 @@ import segno
 from flask import g, has_request_context, request as flask_request, session
 from markupsafe import Markup
 
-from ..game import access, keys
-from ..game.model import GM, SCREEN, Actor, Game, Rejected, key_hash
-from ..game.text import N_
+from ..game import access
+from ..game.tableside import keys
+from ..game.core.model import GM, SCREEN, Actor, Game, Rejected, key_hash
+from ..game.core.text import N_
 from ..storage.store import Store
 from .committing import NO_DEADLINE, Committed, Sending
 from .games import Games

@@ -35,9 +35,14 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from ..game import attacks, combat, foeplay, keys, mapdata, replay_view, safety, undo, zonelayout
-from ..game.model import Actor, Event, Game, Rejected
-from ..game.text import N_
+from ..game.fight import attacks, combat
+from ..game.planning import foeplay
+from ..game.tableside import keys, safety, undo
+from ..game.board import mapdata
+from ..game.views import replay_view
+from ..game.bridge import zonelayout
+from ..game.core.model import Actor, Event, Game, Rejected
+from ..game.core.text import N_
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import GameRecord, Store
 from . import throttle
@@ -84,7 +89,7 @@ class Hub:
         self._socketio = socketio
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self._shared = None
-        # X-card taps per seat, here only (webapp/game/safety.py: who tapped is kept nowhere else)
+        # X-card taps per seat, here only (webapp/game/tableside/safety.py: who tapped is kept nowhere else)
         self.x_cards = throttle.Window(*X_CARD_TAPS)
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import seams
-from ..game.text import N_
+from ..game.core.text import N_
 from .committing import NO_DEADLINE, TOO_LATE, Sending
 from .throttle import BUSY
 

@@ -2,7 +2,7 @@
 
 A page speaks its request's language; a live update is drawn once per (audience, language) with
 :func:`speaking`, and the rules' words in it (``rules.text.Say``: log lines, result cards) are put in that
-language by :func:`words` (``webapp.game.speech``). The request's language is Flask-Babel's choice when the
+language by :func:`words` (``webapp.game.core.speech``). The request's language is Flask-Babel's choice when the
 app has Flask-Babel (``?lang=``, the ``lang`` cookie, Accept-Language: webapp/web/i18n.py), else the same
 rules read here. A connection keeps the language of its handshake; the table screen's audience speaks the
 GM's choice for it (``screenview.screen_language``) or, without one, its devices' own.
@@ -23,9 +23,9 @@ from typing import Any, NamedTuple
 from flask import current_app, has_app_context, has_request_context, request
 
 from .. import seams
-from ..game import speech
-from ..game.model import Rejected
-from ..game.screenview import LANGUAGES as SCREEN_LANGUAGES
+from ..game.core import speech
+from ..game.core.model import Rejected
+from ..game.tableside.screenview import LANGUAGES as SCREEN_LANGUAGES
 
 
 # --- a device's language (?lang=, the cookie, Accept-Language), and a refusal said in it ----------------------
@@ -73,7 +73,7 @@ def refusal_text(exc: BaseException) -> str:
     from flask_babel import gettext
 
     parts = getattr(exc, "parts", None)
-    if parts:  # a refused payload's errors (webapp/game/validation.py), each said whole, its words too
+    if parts:  # a refused payload's errors (webapp/game/core/validation.py), each said whole, its words too
         said = getattr(exc, "words", ())
 
         def word(v):  # a message id, or one with its own parameters (a damaged log's reason with the error's text)

@@ -21,9 +21,10 @@ from flask import current_app
 from markupsafe import Markup
 
 from .. import seams
-from ..game import audience, defenses
-from ..game.model import Actor, Game, LogEntry
-from ..game.text import N_
+from ..game.views import audience
+from ..game.fight import defenses
+from ..game.core.model import Actor, Game, LogEntry
+from ..game.core.text import N_
 from . import language, token_svg
 from .templating import fragment_env
 from .token_svg import escape

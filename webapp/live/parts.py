@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import lighting, maps, screenview
-from ..game.model import Actor, Event, Game
+from ..game.board import lighting, maps
+from ..game.tableside import screenview
+from ..game.core.model import Actor, Event, Game
 
 AUDIENCES = frozenset({"gm", "player", "screen"})
 
@@ -250,7 +251,7 @@ DECLARED = (
           "token_moved", "token_added", "token_updated", "token_removed", "door_set", _SEATS_GONE, _SQUARES, _WALLS,
           _SEEN, lighting.EVENTS, svg=True,
           reads=("actor", "drawing", "fog_layer"), key=(ROLE, By("layer", "fog_layer"))),
-    # lights and darkness over the map (under the fog), and the GM's lighting panel (webapp/game/lighting.py); light
+    # lights and darkness over the map (under the fog), and the GM's lighting panel (webapp/game/board/lighting.py); light
     # handles for the GM. What is lit goes with what is seen (changes_for)
     _part("lighting", "_lighting.html", "gm player screen", lighting.EVENTS, svg=True,
           reads=("actor", "drawing", "lighting_layer"), key=(ROLE, said("lighting_layer"))),
@@ -262,16 +263,16 @@ DECLARED = (
     # the editor's tools are the map's on the GM's screen
     _part("editor", "_editor_toolbar.html", "gm", _MAP_SHAPE, "map_viewed",
           reads=("board", "game", "materials", "preparing", "shown_map", "system", "zones")),
-    # the touch table: the GM's switch, the table screen's mark (webapp/game/touch.py)
+    # the touch table: the GM's switch, the table screen's mark (webapp/game/tableside/touch.py)
     _part("screen_touch", "_screen_touch.html", "gm screen", "screen_touch_set", reads=("actor", "game")),
-    # what the GM has the table screen show (webapp/game/screenview.py): the screen applies it, the GM's page
+    # what the GM has the table screen show (webapp/game/tableside/screenview.py): the screen applies it, the GM's page
     # draws its outline; sent again when the followed token comes into the screen's view or leaves it
     _part("screen_view", "_screen_view.html", "gm screen", "screen_view_set",
           reads=("screen_view",), key=(said("screen_view"),)),
     # hand-outs (#27): the GM's card, a phone's panel, the table screen's sheet over the map
     _part("handouts", "_handouts.html", "gm player screen", "player_joined", _SEATS_GONE, _HANDOUTS,
           reads=("actor", "game", "handouts_view", "players")),
-    # the X-card (webapp/game/safety.py): a phone's button or "paused", the GM's notice, the screen's calm card;
+    # the X-card (webapp/game/tableside/safety.py): a phone's button or "paused", the GM's notice, the screen's calm card;
     # the same for every audience of a kind (nobody's is about who tapped)
     _part("pause", "_pause.html", "gm player screen", _PAUSE, reads=("actor", "game")),
     # the recap (#36): the GM's card, and the table screen's recap over the map while the GM shows it
@@ -333,7 +334,7 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
             under_only = False
         changes |= BY_EVENT.get(event.type, set(EVERYTHING))
         if event.type == "token_updated" and "light" in event.data.get("changes", {}):
-            changes.add("log")  # a token's light is logged (webapp/game/tokens.py)
+            changes.add("log")  # a token's light is logged (webapp/game/board/tokens.py)
         if event.type == "token_moved":
             changes.add(f"token:{event.data['token_id']}")
             if "fight" in event.data:  # the rules booked it: moves left, free attacks offered

@@ -17,8 +17,8 @@ import time
 from collections import Counter
 from typing import Callable
 
-from ..game.model import GM, SCREEN, Actor, Event, Game
-from ..game.text import N_
+from ..game.core.model import GM, SCREEN, Actor, Event, Game
+from ..game.core.text import N_
 from . import language
 from .language import said_in
 

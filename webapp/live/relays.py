@@ -10,9 +10,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..game import access, attacks, fog, text
-from ..game.model import GM, Actor, Rejected
-from ..game.text import N_
+from ..game import access
+from ..game.fight import attacks
+from ..game.bridge import fog
+from ..game.core import text
+from ..game.core.model import GM, Actor, Rejected
+from ..game.core.text import N_
 from . import language, render, throttle
 from .committing import Committed
 from .fanout import Fanout

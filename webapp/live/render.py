@@ -27,8 +27,8 @@ from flask import current_app, g, has_request_context, request
 from markupsafe import Markup
 
 from .. import seams
-from ..game import fog
-from ..game.model import Actor, Game
+from ..game.bridge import fog
+from ..game.core.model import Actor, Game
 from . import language
 from .context import Lazy, context, draw_token, token_view
 from .logcard import log_section

@@ -3,7 +3,7 @@
 A replay is a view: it appends nothing to the log. The GM's ``replay {"at", "on"}`` draws the game as it
 was after event ``at`` on the GM's screens (and the table screen's, with ``on: ["gm", "screen"]``), each
 with the very partials of the live page, rendered for that audience from the state then
-(``webapp.game.replay_view``); a player's draws their own view then on their own screens. While an
+(``webapp.game.views.replay_view``); a player's draws their own view then on their own screens. While an
 audience replays, the hub sends it no live update (``Fanout.render_update`` asks ``replaying``); ``replay_end``
 sends it a fresh copy of the present, and the live updates flow again. A connection that opens while
 its audience replays is shown the replay too; with several processes (Redis) who replays is kept in Redis
@@ -33,9 +33,10 @@ from typing import Callable
 
 from flask import has_request_context
 from gevent import monkey
-from ..game import access, replay_view
-from ..game.model import Actor, Rejected
-from ..game.text import N_
+from ..game import access
+from ..game.views import replay_view
+from ..game.core.model import Actor, Rejected
+from ..game.core.text import N_
 from ..game.table import empty_game, evolve
 from ..storage import history as kept_folds
 from ..storage.store import collector_paused

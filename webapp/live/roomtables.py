@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ..game import text
-from ..game.model import GM, Rejected
-from ..game.text import N_
+from ..game.core import text
+from ..game.core.model import GM, Rejected
+from ..game.core.text import N_
 from ..storage import history as kept_folds
 from ..storage.archive import export_game, import_game
 from ..storage.store import Conflict, DamagedLog

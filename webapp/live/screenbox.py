@@ -1,6 +1,6 @@
 """What the table screen shows right now, passed to the GM's page for its outline and preview (#27).
 
-The GM's choice is stored (``set_screen_view``, webapp/game/screenview.py); what it comes to on the TV
+The GM's choice is stored (``set_screen_view``, webapp/game/tableside/screenview.py); what it comes to on the TV
 depends on the TV (its size, its side column), so the table screen reports the box of the map it draws
 (in squares) and its size in pixels, and the GM's page draws that box. Passing, never stored, like a drag
 preview: the GM's page asks for a report when it opens (``{"ask": true}``), and the screen reports again
@@ -18,16 +18,16 @@ import math
 import time
 from typing import Any
 
-from ..game.model import Actor, Rejected
-from ..game.text import N_
+from ..game.core.model import Actor, Rejected
+from ..game.core.text import N_
 
 #: the fields of a report, each with its bounds (squares for the box, CSS pixels for the sizes)
 FIELDS = {"x": (-10_000, 10_000), "y": (-10_000, 10_000), "width": (0.01, 20_000), "height": (0.01, 20_000),
           "frame_w": (1, 100_000), "frame_h": (1, 100_000), "screen_w": (1, 100_000)}
 
 
-MAX_TOKENS = 2_000  # webapp/game/model.py MAX_TOKENS
-MAX_ID = 40  # a token id's length at most (webapp/game/model.py's ids: "t-9f3c01ab")
+MAX_TOKENS = 2_000  # webapp/game/core/model.py MAX_TOKENS
+MAX_ID = 40  # a token id's length at most (webapp/game/core/model.py's ids: "t-9f3c01ab")
 RELAY_EVERY = 0.25  # seconds between two reports relayed to a game's GM (a screen reports after each change)
 
 

@@ -26,8 +26,8 @@ from . import language, screenbox
 from .committing import DATABASE_AWAY
 from .presence import language_room, room
 from ..storage.store import DamagedLog, WriteFailed
-from ..game.model import Rejected
-from ..game.text import N_, TooDeep, too_deep_message
+from ..game.core.model import Rejected
+from ..game.core.text import N_, TooDeep, too_deep_message
 from .lanes import FAILED, Lanes
 from .language import to_sender
 
@@ -45,7 +45,7 @@ def said(message: str, **params) -> str:
 
 def one_argument(event: str, args: tuple, shape: str):
     """The payload of an event that takes one JSON object, or the error to answer."""
-    if len(args) == 1 and isinstance(args[0], TooDeep):  # past what the JSON decoder reads (webapp/game/text.py)
+    if len(args) == 1 and isinstance(args[0], TooDeep):  # past what the JSON decoder reads (webapp/game/core/text.py)
         return None, {"ok": False, "error": too_deep_message()}
     if len(args) != 1 or not isinstance(args[0], dict):
         return None, {"ok": False, "error": said(N_("%(event)s takes one JSON object: %(shape)s"), event=event, shape=shape)}

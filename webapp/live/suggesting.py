@@ -12,7 +12,8 @@ again"). Without gevent (the app tests, the command-line tools) it runs where it
 
 from __future__ import annotations
 
-from ..game import heavy, suggestions
+from ..game.bridge import heavy
+from ..game.planning import suggestions
 from . import fairness, geometry
 from .fairness import Busy  # noqa: F401 (the routes catch it from here)
 from .language import words

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..game import handouts, maps, uvtt
-from ..game.model import Rejected
-from ..game.text import N_
+from ..game.board import handouts, maps, uvtt
+from ..game.core.model import Rejected
+from ..game.core.text import N_
 from ..storage import pictures
 from ..storage.pictures import Asker, checked, map_name, picture_record, picture_work
 
 if TYPE_CHECKING:
-    from ..game.model import Actor
+    from ..game.core.model import Actor
     from .hub import Hub
 
 

@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .. import launch
-from ..game import text
-from ..game.model import Game
+from ..game.core import text
+from ..game.core.model import Game
 from . import private
 from .files import FILES_TABLE
 from .games import DamagedLog, is_game_id, load_game

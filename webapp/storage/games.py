@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 import orjson
 
 from .. import launch
-from ..game.model import Event, Game
+from ..game.core.model import Event, Game
 from ..game.table import evolve, replay
-from ..game.text import N_
+from ..game.core.text import N_
 from .connection import Connection
 from .durable import Appending
 

@@ -20,8 +20,9 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ..game import audience, fog, replay_view
-from ..game.model import Actor, Event, Game
+from ..game.views import audience, replay_view
+from ..game.bridge import fog
+from ..game.core.model import Actor, Event, Game
 from ..game.table import empty_game, evolve
 from . import private
 

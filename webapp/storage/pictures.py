@@ -44,13 +44,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from ..game import fog, handouts, maps, text, uvtt
-from ..game.model import Rejected
-from ..game.text import N_
+from ..game.bridge import fog
+from ..game.board import handouts, maps, uvtt
+from ..game.core import text
+from ..game.core.model import Rejected
+from ..game.core.text import N_
 from . import private
 
 if TYPE_CHECKING:
-    from ..game.model import Actor, Game
+    from ..game.core.model import Actor, Game
     from .store import Store
 
 

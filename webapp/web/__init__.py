@@ -7,7 +7,7 @@ import time
 
 from flask import current_app, session
 
-from ..game import keys
+from ..game.tableside import keys
 from ..live.hub import Hub
 
 ROLES = ("gm", "player", "screen")

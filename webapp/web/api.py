@@ -9,9 +9,10 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
-from ..game import audience, text
-from ..game.mapdata import grid_board, zone_map
-from ..game.model import GM, Actor, Rejected
+from ..game.views import audience
+from ..game.core import text
+from ..game.board.mapdata import grid_board, zone_map
+from ..game.core.model import GM, Actor, Rejected
 from ..live.throttle import Busy
 from ..storage import pictures
 from . import hub
@@ -178,7 +179,7 @@ def suggestions(game_id: str, token_id: str):
     screen's key: 403 and nothing else). Reckoned off the loop on a copy of the game (``live/suggesting.py``); past the
     game's bound of requests under way, 429 "busy" with Retry-After and nothing started; the words in ``?lang=`` (en, de, fr, es; English by default). A system whose suggestions are not reckoned: 501 and
     why, in words."""
-    from ..game.suggestions import NotReckoned, tactic_of
+    from ..game.planning.suggestions import NotReckoned, tactic_of
     from ..live import suggesting
     from ..live.language import normalize, words
 

@@ -7,13 +7,13 @@ from flask_babel import gettext as _
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
-from ..game.text import N_, scrub
+from ..game.core.text import N_, scrub
 from . import hub, remembered_key
 
 
 class TextResponse(Response):
     """A response whose text is encoded whatever it holds: an old log may hold a name with a lone surrogate
-    (written before webapp/game/text.py refused them), and a page showing it must still load."""
+    (written before webapp/game/core/text.py refused them), and a page showing it must still load."""
 
     def set_data(self, value):
         if isinstance(value, str):

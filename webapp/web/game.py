@@ -7,9 +7,9 @@ from flask_babel import gettext as _
 from markupsafe import escape
 
 from .. import launch
-from ..game import keys, screenview
-from ..game.model import Rejected
-from ..game.seats import player_joined
+from ..game.tableside import keys, screenview
+from ..game.core.model import Rejected
+from ..game.tableside.seats import player_joined
 from ..game.table import from_form
 from ..live import language, render
 from ..live.gm_access import guess_refused, new_key, render_security
@@ -164,7 +164,7 @@ def screen(game_id: str):
 @bp.get("/games/<game_id>/timeline")
 def timeline(game_id: str):
     """The replay's timeline (#36) as JSON: the log's head and its moments, the GM's whole game, a player's
-    the fights they were in (webapp/game/replay_view.py); the replay panel of the page reads it."""
+    the fights they were in (webapp/game/views/replay_view.py); the replay panel of the page reads it."""
     actor = _seat(game_id)
     if actor is None:
         abort(403, _("You are not in this game."))
@@ -189,7 +189,7 @@ def foe_plans(game_id: str, token_id: str):
     """The best plans for the GM's foe on its turn (#60), drawn for the fight card in the GM's language: fetched by
     static/js/foeplans.js, never inside a command (a move never waits for them); reckoned off the loop on a copy of
     the game (``live/suggesting.py``). The GM's alone."""
-    from ..game.suggestions import TACTICS, NotReckoned, tactic_of
+    from ..game.planning.suggestions import TACTICS, NotReckoned, tactic_of
     from ..live import suggesting
 
     actor = _seat(game_id)

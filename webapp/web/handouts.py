@@ -14,8 +14,8 @@ from flask import Blueprint, abort, jsonify, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..game import uvtt
-from ..game.model import Rejected
+from ..game.board import uvtt
+from ..game.core.model import Rejected
 from ..storage import pictures
 from . import hub
 from ..live import uploads

@@ -11,9 +11,9 @@ from rules.grid import HEX_FLAT, HEX_POINTY, SQUARE
 
 from .. import launch
 from ..storage.store import DamagedLog
-from ..game import text
-from ..game.text import N_
-from ..game.model import Rejected
+from ..game.core import text
+from ..game.core.text import N_
+from ..game.core.model import Rejected
 from ..live.throttle import from_this_machine
 from . import hub, remember_key, room
 from .network import is_hosts_browser

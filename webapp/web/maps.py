@@ -16,8 +16,8 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..storage import pictures
-from ..game import uvtt
-from ..game.model import Rejected
+from ..game.board import uvtt
+from ..game.core.model import Rejected
 from . import hub, remembered_key
 from ..live import uploads
 from ..live.language import refusal_text as refusal

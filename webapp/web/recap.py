@@ -1,4 +1,4 @@
-"""The recap page (#36): ``GET /games/<id>/recap``, each seat told what it saw (webapp/game/recap.py).
+"""The recap page (#36): ``GET /games/<id>/recap``, each seat told what it saw (webapp/game/views/recap.py).
 
 ``?download=1``: the same recap as one file to keep (an attachment: styles inside it, the board pictures
 as data: URIs, no script, nothing fetched from a server). ``?as=gm|player|screen``: which of the keys this
@@ -17,7 +17,8 @@ from flask import Blueprint, abort, make_response, render_template, request
 from flask_babel import format_datetime
 from flask_babel import gettext as _
 
-from ..game import fog, luck, recap
+from ..game.bridge import fog
+from ..game.views import luck, recap
 from ..live import language
 from ..storage.history import walk
 from ..storage.store import collector_paused

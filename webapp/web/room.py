@@ -37,7 +37,7 @@ import secrets
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
 from .. import launch
-from ..game import keys
+from ..game.tableside import keys
 from ..live.roomtables import PIN_DIGITS, ROOM_CLOSED
 from . import hub, remember_key, remembered_key, slow_wrong_guess, unlock
 from .roomwords import N_, _, gettext_in_templates

@@ -15,8 +15,8 @@ from flask import (abort, current_app, flash, get_flashed_messages, redirect, re
 
 import rules
 
-from ..game import text
-from ..game.model import Rejected
+from ..game.core import text
+from ..game.core.model import Rejected
 from ..live.hub import qr_svg
 from ..live.roomtables import RoomRefusal, RoomTables
 from ..storage.archive import ArchiveError
@@ -147,7 +147,7 @@ def tables():
 
 
 def _name(value, field: str, empty_ok: bool = False) -> str:
-    """A name typed by the organiser, checked as a game's name is (webapp/game/text.py); Rejected says why.
+    """A name typed by the organiser, checked as a game's name is (webapp/game/core/text.py); Rejected says why.
     ``field``: which one, said in the reader's language (the subject of the refusal's sentence)."""
     value = " ".join(str(value or "").split())
     if not value:

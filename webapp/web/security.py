@@ -27,7 +27,7 @@ from flask_talisman import Talisman
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
 
-from ..game.text import N_
+from ..game.core.text import N_
 from .network import PERMISSIONS, Door, allowed_origins, normalize_origin
 
 CSP = {

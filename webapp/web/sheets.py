@@ -14,8 +14,9 @@ from flask_babel import gettext as _
 import rules
 from rules.system import RuleError, RuleNotImplemented, SheetError
 
-from ..game import characters, fighting, fog
-from ..game.model import Rejected
+from ..game.fight import characters
+from ..game.bridge import fighting, fog
+from ..game.core.model import Rejected
 from ..live import language
 from . import helptext, hub, sheetform, sheetreading, sheetviews
 from .game import _seat, bp

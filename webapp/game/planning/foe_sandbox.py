@@ -1,0 +1,84 @@
+"""The copies the GM's foes' plans are played on, and what the planners read of a foe's weapons (#60): shared by
+the square-grid reckoning (``suggestions``) and the zone maps' (``suggestions_zones``)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import TYPE_CHECKING
+
+from rules.system import RuleError, RuleNotImplemented
+from rules.text import say
+
+from ..fight.aiming import AttackCommand, plan as aim_plan
+from ..core.model import GM, Rejected
+
+if TYPE_CHECKING:
+    from ..core.model import Game
+
+
+def is_foe(token) -> bool:
+    """A token the GM plays: no player's, not a player character (only those have a tactic, plans, a runner)."""
+    return token is not None and token.owner is None and token.kind != "pc"
+
+
+def quiet(*_args) -> None:
+    """A log that keeps nothing: the copy's lines are never read."""
+
+
+def sandbox(game: "Game") -> "Game":
+    """A copy of the game a plan may be played on: its tokens, characters and fight its own, the board shared
+    (read only)."""
+    return dataclasses.replace(
+        game, tokens={k: dataclasses.replace(t) for k, t in game.tokens.items()},
+        characters={k: dataclasses.replace(c) for k, c in game.characters.items()},
+        combat=copy.deepcopy(game.combat), log=[], vision=None)
+
+
+def weapons_of(system, sheet: dict) -> list[dict]:
+    """The weapons the rules list on the sheet (none where they cannot read it)."""
+    try:
+        return list(system.weapons(sheet))
+    except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+        return []
+
+
+def is_melee(weapon: dict) -> bool | None:
+    """Whether a listed weapon strikes in melee (True), shoots or is thrown (False), or its data do not say (None)."""
+    data = weapon.get("data") or {}
+    kind = data.get("kind")
+    if kind in ("melee", "ranged", "thrown"):
+        return kind == "melee"
+    if "reach" in data:
+        return True
+    if any(k in data for k in ("range", "max", "rof", "half_d")):
+        return False
+    return None
+
+
+def weighed(view: "Game", cmd: AttackCommand, system) -> tuple[dict, dict, dict] | None:
+    """The attack ``cmd`` as the GM would send it on ``view``: its plan (``aiming.plan``), the rules' exact odds and
+    what it is worth (``attack_effect``); None when the table or the rules refuse it, or it cannot hit."""
+    try:
+        p = aim_plan(view, cmd, GM)
+        odds = system.odds(p["request"])
+        worth = system.attack_effect(p["request"], odds)
+    except (Rejected, RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+        return None
+    hit = odds.get("hit")
+    if not isinstance(hit, (int, float)) or hit <= 0:
+        return None
+    return p, odds, worth
+
+
+def finishing(worth: dict, target, share: float = 1.0) -> tuple[float | None, list]:
+    """The chance an attack puts ``target`` down, as the system's ``attack_effect`` gives it (``down``: its exact odds of
+    enough harm; #67), times ``share`` (the part of the shot's effect the plan gets); None where the system cannot say
+    it. With it the why line's words when the chance is worth saying ("finishes Ann: 46% to put her down")."""
+    down = worth.get("down")
+    if not isinstance(down, (int, float)):
+        return None, []
+    down = round(float(down) * share, 4)
+    if down < 0.005:
+        return down, []
+    return down, [say("finishes {target}: {percent} to put {target} down", target=target.name, percent=f"{down:.0%}")]
