@@ -29,7 +29,7 @@ ROOM = "table"
 
 
 class NoDelayServer(WSGIServer):
-    """TCP_NODELAY on every accepted socket, as ``tacmap serve``'s server does (webapp/live/serving.py)."""
+    """TCP_NODELAY on every accepted socket, as ``tacmap serve``'s server does (webapp/live/server/serving.py)."""
 
     def handle(self, sock, address):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -43,7 +43,7 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
     link, read once per update when a fragment shows it); ``board_to_dict``: times ms of ``Board.to_dict``
     (once per version of the board since the context is lazy)."""
     from webapp import create_app
-    from webapp.live import render
+    from webapp.live.screens import render
     from webapp.game.core.model import GM, SCREEN, Actor
 
     with tempfile.TemporaryDirectory(prefix="tacmap-bench-") as tmp:

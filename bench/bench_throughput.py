@@ -12,7 +12,7 @@ process's CPU share is printed beside the rate, so a run bound by its own client
 
 - Cost of one command with 0, 5, 10 and 50 screens dealt round five seats (the table screen's key and
   four players' keys, one after the other): the server holds at most ``PER_SEAT`` (10) connections of
-  one seat in a process (webapp/live/keyless.py, #57: past it a seat's oldest is closed), so 50 screens
+  one seat in a process (webapp/live/server/keyless.py, #57: past it a seat's oldest is closed), so 50 screens
   are five seats' ten each, never fifty of one. One command at a time; for each, the time from sending
   it until the ack (0 screens) or until the last screen has the ``update``; and the server process's CPU
   time per command (from /proc, over batches of ``batch``, 100 by default). At 5 screens every seat has
@@ -46,7 +46,7 @@ if __package__ in (None, ""):
 from bench import scenario  # noqa: E402
 from bench.live import (exit_cleanly_on_sigterm, Arrivals, AsyncClient, Client, Loop, Server, close_all,  # noqa: E402
                         connect_all, percentile, progress, started)
-from webapp.live.keyless import PER_SEAT  # noqa: E402  (a seat's connections in one process, #57)
+from webapp.live.server.keyless import PER_SEAT  # noqa: E402  (a seat's connections in one process, #57)
 
 TARGET_RATE = 300
 SEATS = 5  # the screens' seats: the table screen and four players, each holding at most PER_SEAT connections

@@ -9,7 +9,7 @@ its stdout; every wait has a deadline, and the children are killed when the ``wi
 A game's screens all go to the same child, so the time from a move's send to each other screen's
 ``update`` is read on one clock. Each child's screens connect from an address of their own on loopback
 (127.0.0.10, .11, ...: on Linux the whole of 127/8 is the machine), as a hall's phones come from addresses of
-their own: the server holds at most ``PER_ADDRESS_SEATED`` (webapp/live/keyless.py) connections from one. Used by the convention-hall and held-screens figures (bench/load.py) and
+their own: the server holds at most ``PER_ADDRESS_SEATED`` (webapp/live/server/keyless.py) connections from one. Used by the convention-hall and held-screens figures (bench/load.py) and
 by tests/e2e/test_convention_hall.py.
 """
 

@@ -34,8 +34,8 @@ STEPS = [
     ("webapp.game.table", "decide", "decide (rules: the way)"),
     ("webapp.storage.store", "Store.begin_append", "store (SQLite commit)"),
     ("webapp.game.table", "evolve", "evolve"),
-    ("webapp.live.fanout", "Fanout.render_update", "render (the others' part sent as drawn)"),
-    ("webapp.live.fanout", "Fanout.send_update", "emit the update"),
+    ("webapp.live.screens.fanout", "Fanout.render_update", "render (the others' part sent as drawn)"),
+    ("webapp.live.screens.fanout", "Fanout.send_update", "emit the update"),
 ]
 
 

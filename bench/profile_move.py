@@ -100,7 +100,7 @@ def main(argv=None) -> None:
                         "the time the process waits for a core lands on whatever line it was on)")
     args = p.parse_args(argv)
 
-    from webapp.live import render
+    from webapp.live.screens import render
     from webapp.game.core.model import GM
 
     with tempfile.TemporaryDirectory(prefix="tacmap-profile-") as tmp:

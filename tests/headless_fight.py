@@ -2,7 +2,7 @@
 commands, as payload dicts a client sends, through the table's own command path (``table.parse_command``,
 ``table.decide``, ``table.evolve`` for each event), from ``table.new_game_events`` on: a small map (the default zone
 map for a system that plays on zones, as the hub makes it), Mira's hero against two foes, the fight started, the
-GM's "play the foes" switch on, and then what the switch's runner (webapp/live/foeplay.py) and the table would do,
+GM's "play the foes" switch on, and then what the switch's runner (webapp/live/foes/foeplay.py) and the table would do,
 step by step as ``foeplay.next_step`` says, until one side is all down:
 
 - a foe's turn: the foes' planner's best plan (``suggestions.reckon`` on ``suggestions.frozen``, as the runner asks

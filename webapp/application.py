@@ -17,8 +17,8 @@ from . import seams
 from .game.core.model import Rejected
 from .game.core.text import SocketJSON, measure, on_grid
 from .live.hub import DATABASE_AWAY, Hub
-from .live import templating
-from .live.language import refusal_text as refusal
+from .live.screens import templating
+from .live.screens.language import refusal_text as refusal
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
 from .storage import private
 from .storage.sql import is_url
@@ -95,11 +95,11 @@ def create_app(config: dict | None = None) -> Flask:
         DEMO=True,
         PUBLIC_URL=None,
         DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
-        # seconds the "play the foes" runner pauses before each step of a foe's plan (#60, webapp/live/foeplay.py)
+        # seconds the "play the foes" runner pauses before each step of a foe's plan (#60, webapp/live/foes/foeplay.py)
         FOE_PLAY_PAUSE=_seconds(os.environ.get("TACMAP_FOE_PLAY_PAUSE"), 1.5),
-        # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/live/shared.py)
+        # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/live/server/shared.py)
         MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
-        # room mode (#38): the organiser's page /room and the GM PIN page /pin (webapp/web/room.py)
+        # room mode (#38): the organiser's page /room and the GM PIN page /pin (webapp/web/room/room.py)
         ROOM=(os.environ.get("TACMAP_ROOM") or "").strip().lower() in ("1", "true", "yes", "on"),
         # other devices than the server's own machine may make games too (#57: webapp/web/lobby.py game_maker)
         OPEN_LOBBY=(os.environ.get("TACMAP_OPEN_LOBBY") or "").strip().lower() in ("1", "true", "yes", "on"),
@@ -137,7 +137,7 @@ def create_app(config: dict | None = None) -> Flask:
             request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
             request.max_form_memory_size = MAX_BODY
 
-    from .live import collector
+    from .live.server import collector
 
     collector.init_app(app)  # Python's cycle collector at the loop's idle moments, once started (tacmap serve)
     from .web import i18n
@@ -153,19 +153,19 @@ def create_app(config: dict | None = None) -> Flask:
     queue = app.config.get("MESSAGE_QUEUE") or None
     rooms = {}
     if queue:
-        from .live.shared import connect, room_manager
+        from .live.server.shared import connect, room_manager
 
         redis_client = connect(queue)  # unreachable, or no redis package: a clear QueueUnavailable (a DataError)
         rooms = {"client_manager": room_manager(queue)}  # Flask-SocketIO's Redis message queue
-    # gevent: `tacmap serve` runs gevent's server with the standard library patched (webapp/live/serving.py,
+    # gevent: `tacmap serve` runs gevent's server with the standard library patched (webapp/live/server/serving.py,
     # webapp/entry.py). The app tests run unpatched: Flask-SocketIO's test client needs no server, and the few
     # that serve this app in-process on threads (tests/app/test_network.py) say ASYNC_MODE="threading"
     socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE", "gevent"), max_http_buffer_size=MAX_SOCKET_MESSAGE,
                         cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
                         json=SocketJSON, **rooms)  # deep JSON: an error ack
-    from .live.keyless import Keyless, limit_socket_messages
+    from .live.server.keyless import Keyless, limit_socket_messages
 
-    limit_socket_messages(socketio, MAX_SOCKET_MESSAGE)  # cut as it arrives, not after (webapp/live/keyless.py)
+    limit_socket_messages(socketio, MAX_SOCKET_MESSAGE)  # cut as it arrives, not after (webapp/live/server/keyless.py)
     app.extensions["tacmap_keyless"] = Keyless(socketio)  # keyless sessions: closed after a few seconds, capped
     from .web import network
 
@@ -176,19 +176,21 @@ def create_app(config: dict | None = None) -> Flask:
     app.session_interface = ServerSessions(database or data_dir / "sessions.sqlite3")
     hub = Hub(app, store, socketio)
     if queue:
-        from .live.shared import Shared
+        from .live.server.shared import Shared
 
         hub.share(Shared(redis_client, on_change=hub.presence_changed))
     app.extensions["tacmap"] = hub
     app.extensions["tacmap_socketio"] = socketio
 
-    from .live.sockets import register as register_events
-    from .web import api, device, game, handouts, help, lobby, maps, recap, room, roompage, sheets  # noqa: F401 (sheets adds routes to game, roompage to room)
+    from .live.server.sockets import register as register_events
+    from .web import api, device, game, handouts, help, lobby, maps, recap
+    from .web.room import room, roompage  # noqa: F401 (roompage adds routes to room)
+    from .web.sheet import sheets  # noqa: F401 (sheets adds routes to game)
 
     # room first: its check before every request (a reset table's old pages, a closed room) runs ahead of the gate
     for module in (room, lobby, game, api, help, maps, handouts, device, recap):
         app.register_blueprint(module.bp)
-    from .live import language
+    from .live.screens import language
 
     # {{ 5|measure(system.cell_unit) }}: 5", 5 yards; in the reader's language (5 Meter...)
     app.jinja_env.filters["measure"] = lambda amount, unit: language.words(measure(amount, unit))

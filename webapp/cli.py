@@ -95,9 +95,9 @@ def open_app(config: dict):
 
 
 def listen(host: str, port: int, verbose: bool = False):
-    """gevent's server bound to ``host:port`` (webapp/live/serving.py), or None after one line on stderr saying
+    """gevent's server bound to ``host:port`` (webapp/live/server/serving.py), or None after one line on stderr saying
     why not and what to do (a port in use: another --port, in the command that started this process: launch.py)."""
-    from .live.serving import TableServer, port_in_use
+    from .live.server.serving import TableServer, port_in_use
 
     try:
         return TableServer(host, port, None, log_requests=verbose)
@@ -169,13 +169,13 @@ def serve(args: argparse.Namespace) -> int:
                 link=gm_link), flush=True)
     print(_("Players join at the addresses above with the game's join code."), flush=True)
     if app.config.get("ROOM"):
-        from .web.room import setup_link
-        from .web.roomwords import console_lines
+        from .web.room.room import setup_link
+        from .web.room.roomwords import console_lines
 
         for line in console_lines(base, setup_link(app, base)):
             print(line, flush=True)
     if app.config.get("MESSAGE_QUEUE"):
-        from .live.shared import shown_url
+        from .live.server.shared import shown_url
 
         print(_("Sharing the games with the other processes on %(queue)s", queue=shown_url(app.config["MESSAGE_QUEUE"])),
               flush=True)
@@ -188,7 +188,7 @@ def serve(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     # and from now on its collections wait for a moment the loop has nothing else to do, not a move's middle
-    from .live.collector import COLLECTOR
+    from .live.server.collector import COLLECTOR
 
     COLLECTOR.start()
     hub.replays.fold_old()  # long games with no replay checkpoints (an earlier version's): folded in the background
@@ -249,7 +249,7 @@ def import_map(args: argparse.Namespace) -> int:
     except Rejected as exc:
         from flask_babel import force_locale
 
-        from .live.language import refusal_text
+        from .live.screens.language import refusal_text
         from .web.i18n import system_language
 
         with app.test_request_context(), force_locale(system_language()):  # the reason in the console's language
@@ -378,8 +378,8 @@ def room_password(args: argparse.Namespace) -> int:
     """A forgotten organiser password (room mode): dropped, and a new one-time setup link printed."""
     from .storage.archive import ArchiveError
     from .storage.store import DB_NAME, Store
-    from .web.room import new_setup_path
-    from .web.roomwords import forgotten_password_line
+    from .web.room.room import new_setup_path
+    from .web.room.roomwords import forgotten_password_line
 
     try:
         store = Store(_database(args) or _existing_data_dir(args) / DB_NAME)

@@ -608,7 +608,7 @@ def _select_results(pgconn, interval: float) -> list:
 class RedisPublish(Seam):
     """python-socketio's ``PubSubManager._publish(data)``, the step that sends a message to the other processes
     (every emit, join and leave goes through it); ``RedisManager._publish`` returns None once it gave up. A
-    subclass (``redis_manager_base``) hands it to a thread of its own (webapp/live/shared.py), so an emit never
+    subclass (``redis_manager_base``) hands it to a thread of its own (webapp/live/server/shared.py), so an emit never
     waits for Redis under a game's lock. Tested: python-socketio 5.18.1. Upstream change that lets it go: a
     publish queue in python-socketio's pub/sub managers (or a public hook for publishing)."""
 

@@ -1,6 +1,6 @@
 // The map's grid for the scripts (#28): squares, or hexes with pointy or flat tops. A faithful port of
 // rules/grid.py's centre / cell_at / corners / length (and the few helpers drawing needs), plus the
-// drawing units of webapp/live/drawing.py: map units stretched by the grid's unit, so a hex is round.
+// drawing units of webapp/live/screens/drawing.py: map units stretched by the grid's unit, so a hex is round.
 // The map root says which grid it is: <svg id="map" data-grid="hex" data-orientation="pointy">.
 (function () {
   "use strict";
@@ -97,7 +97,7 @@
     };
 
     // --- drawing units -------------------------------------------------------------------
-    // the centre of a token's cells, and the top-left of its size x size box (webapp/live/drawing.py)
+    // the centre of a token's cells, and the top-left of its size x size box (webapp/live/screens/drawing.py)
     g.drawCentre = (cell, size) => {
       size = size || 1;
       if (!hex) return [cell[0] + size / 2, cell[1] + size / 2];

@@ -12,7 +12,7 @@ from flask import template_rendered
 
 from tests.helpers import connect, join, new_game
 from webapp.game.bridge import fog
-from webapp.live import render, token_svg
+from webapp.live.screens import render, token_svg
 from webapp.live.presence import actor_for_audience
 
 

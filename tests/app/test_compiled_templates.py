@@ -1,4 +1,4 @@
-"""The compiled templates are kept in memory and in the data folder (webapp/live/templating.py ``Compiled``): a
+"""The compiled templates are kept in memory and in the data folder (webapp/live/screens/templating.py ``Compiled``): a
 restarted server's first GM page compiles none of them again, a changed template is compiled anew, and a damaged
 or unwritable folder costs only the compiling."""
 
@@ -8,7 +8,7 @@ import jinja2
 import pytest
 
 from tests.helpers import make_app, new_game
-from webapp.live import templating
+from webapp.live.screens import templating
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Issue #57: the connections' files counted truly, the open-file limit raised where the system allows, and the
-caps per address and per seat (webapp/live/serving.py, webapp/live/keyless.py).
+caps per address and per seat (webapp/live/server/serving.py, webapp/live/server/keyless.py).
 
 The server's file count and shedding are tried in this (unpatched) process on gevent's server with a WSGI app
 that holds a "websocket" as simple-websocket does (a read on the connection until it ends); the caps per seat and
@@ -20,8 +20,8 @@ import pytest
 from gevent import socket as gsocket
 
 from tests.helpers import free_port
-from webapp.live import serving
-from webapp.live.serving import TableServer
+from webapp.live.server import serving
+from webapp.live.server.serving import TableServer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -131,7 +131,7 @@ def test_a_websocket_with_no_room_for_its_files_gets_503_and_is_closed(ws_server
 def test_the_soft_file_limit_is_raised_to_the_hard_one_at_start():
     script = ("import resource\n"
               "resource.setrlimit(resource.RLIMIT_NOFILE, (256, 1024))\n"
-              "from webapp.live.serving import raise_file_limit, default_max_connections\n"
+              "from webapp.live.server.serving import raise_file_limit, default_max_connections\n"
               "print(raise_file_limit(), resource.getrlimit(resource.RLIMIT_NOFILE)[0], default_max_connections())\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["1024", "1024", str(1024 - serving.SPARE_FILES)], done.stderr
@@ -150,7 +150,7 @@ def test_where_there_is_no_file_limit_to_raise_the_server_still_starts(monkeypat
 
 SMALL_CAPS = ("from webapp.patching import patch\n"
               "patch()\n"
-              "from webapp.live import keyless\n"
+              "from webapp.live.server import keyless\n"
               "keyless.PER_SEAT, keyless.PER_ADDRESS_SEATED = 2, 3\n"
               "import sys\n"
               "from webapp.entry import main\n"
@@ -252,7 +252,7 @@ def closed(ws, seconds: float = 3.0) -> bool:
 
 
 def test_a_keyless_connection_that_sends_too_many_messages_or_bytes_is_closed_at_once(small_caps):
-    from webapp.live.keyless import KEYLESS_BYTES, KEYLESS_PACKETS
+    from webapp.live.server.keyless import KEYLESS_BYTES, KEYLESS_PACKETS
 
     messages = raw_keyless(small_caps.port)
     for _ in range(KEYLESS_PACKETS + 1):

@@ -1,5 +1,5 @@
 """Issue #72, "one thread reckons every table's plans": the foes' plans are reckoned off the loop in turn between
-games (``webapp/live/fairness.py``), each game's requests in a bounded queue of their own.
+games (``webapp/live/foes/fairness.py``), each game's requests in a bounded queue of their own.
 
 Against a real `tacmap serve` (gevent, its native pool): while game A (a big fight) is flooded with plan requests
 from six connections, game B's plan answers within a small multiple of its time alone, and another table's moves
@@ -21,7 +21,7 @@ from tests.app.test_gevent_serving import Served
 from tests.app.test_plans_thread_safety import a_fight
 from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
 from tests.helpers import bearer
-from webapp.live import fairness, suggesting
+from webapp.live.foes import fairness, suggesting
 
 FLOODERS = 6  # the GM of game A asking from six tabs at once
 B_TIMES = 9  # game B's plan requests alone, then during the flood

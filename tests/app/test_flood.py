@@ -1,4 +1,4 @@
-"""A connection's lane (webapp/live/lanes.py): order, a bounded backlog, coalesced previews and syncs.
+"""A connection's lane (webapp/live/server/lanes.py): order, a bounded backlog, coalesced previews and syncs.
 
 The whole path, with a real server and real clients, is tests/e2e/test_flood.py."""
 
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from webapp.live import lanes
-from webapp.live.lanes import Job, Lane
+from webapp.live.server import lanes
+from webapp.live.server.lanes import Job, Lane
 
 
 class Recorder:

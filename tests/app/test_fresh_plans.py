@@ -88,7 +88,7 @@ def test_the_socket_answer_names_a_stale_step(app, client):
 def test_the_runner_reckons_again_when_its_plan_went_stale(app, client, monkeypatch):
     """A step of the runner's plan refused as stale (something happened between the reckoning and the step) does
     not turn the switch off: the turn is reckoned again and played."""
-    from webapp.live import suggesting
+    from webapp.live.foes import suggesting
     g, mira, ids = _fight(client)
     _to_the_orcs_turn(client, g, ids)
     real, calls = suggesting.plans, []

@@ -132,7 +132,7 @@ def test_idle_games_are_swept_on_the_next_access(app, hub, client, monkeypatch):
 
 
 def test_the_log_cards_cache_keeps_no_line_its_game_let_go(app, hub, client):
-    """The rendered log lines' cache (webapp/live/logcard.py) held the last 4,096 entries alive, a 100-dice roll's
+    """The rendered log lines' cache (webapp/live/screens/logcard.py) held the last 4,096 entries alive, a 100-dice roll's
     40 kB of details each, whatever their game still kept: some 160 MB that stayed."""
     import gc
 

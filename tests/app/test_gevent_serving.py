@@ -1,4 +1,4 @@
-"""How `tacmap serve` serves (webapp/live/serving.py, webapp/live/keyless.py): gevent's server, its limits
+"""How `tacmap serve` serves (webapp/live/server/serving.py, webapp/live/server/keyless.py): gevent's server, its limits
 enforced as data arrives, keyless sessions closed and capped, and a port in use said in one line.
 
 The server's own deadlines are tried in this (unpatched) process on gevent's server with short timeouts,
@@ -22,7 +22,7 @@ import pytest
 from gevent import socket as gsocket
 
 from tests.helpers import TACMAP, api_call, free_port
-from webapp.live.serving import TableServer
+from webapp.live.server.serving import TableServer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -284,7 +284,7 @@ def test_a_keyless_websocket_is_closed_within_seconds_and_a_screen_with_its_key_
 def test_one_address_holds_only_so_many_keyless_sessions_and_a_player_still_connects(served):
     import socketio
 
-    from webapp.live.keyless import PER_ADDRESS
+    from webapp.live.server.keyless import PER_ADDRESS
 
     def handshake() -> int:
         try:

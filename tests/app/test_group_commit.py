@@ -20,8 +20,8 @@ import pytest
 from socketio import packet
 
 from tests.helpers import connect, new_game
-from webapp.live import lanes
-from webapp.live.lanes import Job, Lane
+from webapp.live.server import lanes
+from webapp.live.server.lanes import Job, Lane
 from webapp.storage.durable import WalSync
 from webapp.storage.store import DB_NAME, Store, WriteFailed
 from webapp.game.core.model import GM, Rejected

@@ -10,7 +10,7 @@ import pytest
 
 from test_gurps_lite_table_choices import preview, send, state, table  # noqa: F401
 from webapp import create_app
-from webapp.live import throttle
+from webapp.live.server import throttle
 
 
 @pytest.fixture

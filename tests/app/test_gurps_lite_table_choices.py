@@ -11,7 +11,7 @@ import pytest
 import rules
 from tests.helpers import bearer, command as send, new_game, state
 from webapp import create_app
-from webapp.live import throttle
+from webapp.live.server import throttle
 
 S = rules.get("gurps_lite")
 OPEN = {"width": 24, "height": 12}

@@ -23,7 +23,8 @@ from flask import render_template
 from flask_babel import Babel
 
 import rules
-from webapp.web import helptext, sheetform, sheetreading, sheetviews
+from webapp.web import helptext
+from webapp.web.sheet import sheetform, sheetreading, sheetviews
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("de", "fr", "es")
@@ -372,7 +373,7 @@ def test_the_sheet_editor_says_its_fields_and_refusals_in_the_readers_language(a
             sheetreading.read(system, sheetform.Form([("pace", "viel"), ("size", "")]), sheet, words=helptext)
         assert refused.value.errors == {"pace": "eine ganze Zahl, nicht 'viel'", "size": "eine ganze Zahl wird gebraucht"}
         assert refused.value.labels["pace"] == "Grund-Bewegungsweite"
-    # the sheet page itself (webapp/web/sheets.py) hands the editor these words
+    # the sheet page itself (webapp/web/sheet/sheets.py) hands the editor these words
     g = client.post("/api/games", json={"name": "Cast", "system": "savage_worlds"}).json
     tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1},
                       headers={"Authorization": f"Bearer {g['gm_token']}"}).json["id"]

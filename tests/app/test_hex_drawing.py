@@ -10,7 +10,7 @@ import pytest
 
 from rules.grid import HEX_FLAT, HEX_POINTY, Grid
 from tests.helpers import bearer, command
-from webapp.live import drawing
+from webapp.live.screens import drawing
 
 
 def hex_game(client, orientation="pointy", **more):

@@ -18,7 +18,7 @@ from flask_babel import force_locale
 import rules
 from tests.helpers import bearer, command, join, new_game
 from webapp import create_app, launch
-from webapp.live import render
+from webapp.live.screens import render
 from webapp.live.presence import actor_for_audience
 
 #: pages wholly another domain's, not yet translated (none now)
@@ -438,7 +438,7 @@ def test_the_pushed_notices_and_socket_refusals_are_in_the_pseudo_locale(app):
         gm.emit("sync", 5, callback=True),
     ]
     sid = next(s for s, actor in hub.presence.sessions(g["id"]) if actor.role == "gm")
-    from webapp.live import lanes
+    from webapp.live.server import lanes
     from webapp.live.committing import TOO_LATE
 
     said.append({"error": hub.said_to(sid, TOO_LATE)})

@@ -10,7 +10,7 @@ import time
 
 from webapp import create_app
 from webapp.game.core import text
-from webapp.live import lanes as lanes_module
+from webapp.live.server import lanes as lanes_module
 from webapp.live.committing import TOO_LATE
 
 from test_shared_presence import redis_server, redis_url  # noqa: F401  (fixtures)
@@ -71,7 +71,7 @@ def test_a_player_taken_out_reads_why_in_the_phones_language_not_the_gms(app, hu
 
 
 def test_a_room_reset_tells_each_phone_in_its_language(tmp_path):
-    from webapp.web.room import setup_link as room_setup_link
+    from webapp.web.room.room import setup_link as room_setup_link
 
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
                       "ROOM": True})
@@ -231,7 +231,7 @@ def test_a_rules_setting_of_the_wrong_kind_is_refused_in_the_gms_language(app):
 def test_a_connection_on_another_process_is_told_in_its_own_language(app, demo, redis_url):  # noqa: F811
     """Several processes (#37): the notice to a connection another process holds is said in the language that
     process recorded for it (the shared list of connections carries it), not the language of the one ending it."""
-    from webapp.live import shared
+    from webapp.live.server import shared
 
     hub = app.extensions["tacmap"]
     here = shared.Shared(shared.connect(redis_url))

@@ -1,11 +1,11 @@
-"""The threads lanes run on (webapp/live/lanes.py ``Workers``): reused, bounded, and gone once idle."""
+"""The threads lanes run on (webapp/live/server/lanes.py ``Workers``): reused, bounded, and gone once idle."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from webapp.live.lanes import Job, Lane, Workers
+from webapp.live.server.lanes import Job, Lane, Workers
 
 
 class Spawner:
@@ -124,21 +124,21 @@ def test_without_python_socketios_hook_events_run_in_order_on_their_reading_thre
 
     import socketio
 
-    from webapp.live.lanes import Lanes
+    from webapp.live.server.lanes import Lanes
 
     monkeypatch.delattr(socketio.Server, "_handle_event")
     server = socketio.Server(async_mode="threading")
     assert server.async_handlers is True
-    with caplog.at_level(logging.WARNING, logger="webapp.live.lanes"):
+    with caplog.at_level(logging.WARNING, logger="webapp.live.server.lanes"):
         lanes = Lanes(server)
     assert lanes.hooked is False and server.async_handlers is False
-    assert [r.name for r in caplog.records] == ["webapp.live.lanes"] and "in order" in caplog.text
+    assert [r.name for r in caplog.records] == ["webapp.live.server.lanes"] and "in order" in caplog.text
 
 
 def test_with_the_hook_the_lanes_take_the_events(monkeypatch):
     import socketio
 
-    from webapp.live.lanes import Lanes
+    from webapp.live.server.lanes import Lanes
 
     server = socketio.Server(async_mode="threading")
     stock = server._handle_event

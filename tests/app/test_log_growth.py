@@ -78,7 +78,7 @@ def test_an_old_log_with_whole_sheet_events_still_replays(tmp_path):
 def test_a_seat_that_writes_too_much_is_refused_and_the_log_stops_growing(hub, client, monkeypatch):
     now = [1000.0]
     hub.allowance = allowance.LogAllowance(clock=lambda: now[0])
-    from webapp.live import throttle  # the seat's command rate stops it too: this test is of the log's bytes
+    from webapp.live.server import throttle  # the seat's command rate stops it too: this test is of the log's bytes
     hub.seats = throttle.Seats(rate=1e6, burst=10**6)
     g, seat = setup(client)
     cid = character_id(client, g)

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.helpers import connect, join, new_game
-from webapp.live import logcard, render
+from webapp.live.screens import logcard, render
 from webapp.game.core.model import GM, Actor, LogEntry
 
 

@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import connect, new_game
 from webapp.game.tableside import screenview
 from webapp.game.core.model import SCREEN, Game, LogEntry
-from webapp.live import logcard, render
+from webapp.live.screens import logcard, render
 
 
 

@@ -120,7 +120,7 @@ def test_flask_values_kept(app):
     """``render.flask_values`` keeps the context processors' values per language: they must be what a fresh
     ``update_template_context`` gives in that language (but Flask's ``g`` and ``request``, read each time),
     in a live update (``language.speaking``) and in a request whose device chose the language, room mode or not."""
-    from webapp.live import language, render
+    from webapp.live.screens import language, render
 
     def fresh() -> dict:
         out: dict = {}
@@ -145,7 +145,7 @@ def test_the_templates_kept_words_are_flask_babels(app):
     the same ``Markup`` escaping) as Flask-Babel's own in each language, with and without parameters, asked twice."""
     from flask import render_template_string
 
-    from webapp.live import language, render
+    from webapp.live.screens import language, render
 
     page = ('{{ _("Log") }}|{{ _("Undo") }}|{{ _("Log") }}|{{ _("no game %(id)s", id="<b>") }}|'
             '{{ _("Log entries, newest first") }}')

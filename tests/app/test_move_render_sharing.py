@@ -10,7 +10,7 @@ import pytest
 import rules
 from tests.helpers import connect, join, make_app, new_game
 from webapp.game.views import audience
-from webapp.live import throttle
+from webapp.live.server import throttle
 
 from test_broadcast_views import compare_with_renders_alone, renders  # noqa: F401 (a fixture)
 

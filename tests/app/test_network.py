@@ -259,7 +259,7 @@ def test_socketio_polling_answers_carry_the_pages_security_headers(real):
 
 
 def test_a_seats_parallel_commands_are_queued_up_to_its_share_and_the_rest_refused(real):
-    from webapp.live import throttle
+    from webapp.live.server import throttle
 
     server = real()
     t = json.loads(server.request("POST", "/api/games", {"name": "Flood"})[2])
@@ -302,7 +302,7 @@ def test_a_seats_parallel_commands_are_queued_up_to_its_share_and_the_rest_refus
 
 
 def test_a_seat_past_its_burst_is_refused_over_http_and_its_sockets_alike(real):
-    from webapp.live import throttle
+    from webapp.live.server import throttle
 
     server = real()
     t = json.loads(server.request("POST", "/api/games", {"name": "Burst"})[2])
@@ -336,7 +336,7 @@ def test_a_seat_past_its_burst_is_refused_over_http_and_its_sockets_alike(real):
 
 @pytest.mark.app_config(OPEN_LOBBY=True)  # other devices may make games (tacmap serve --open-lobby), a few an hour
 def test_games_from_one_address_are_limited_and_the_lobby_lists_none_of_the_others(app):
-    from webapp.live import throttle
+    from webapp.live.server import throttle
 
     lan = app.test_client()
     lan.environ_base["REMOTE_ADDR"] = "192.168.1.77"
@@ -351,7 +351,7 @@ def test_games_from_one_address_are_limited_and_the_lobby_lists_none_of_the_othe
 
 
 def test_join_codes_cannot_be_guessed_in_parallel(app, hub, demo):
-    from webapp.live import throttle
+    from webapp.live.server import throttle
 
     limit = throttle.JOIN_GUESSES[0]
     start, answers = threading.Barrier(30), []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.live.keyless import PER_SEAT
+from webapp.live.server.keyless import PER_SEAT
 from tests.helpers import connect
 
 pytestmark = pytest.mark.app_config(DEMO=False)

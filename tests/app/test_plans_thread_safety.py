@@ -3,7 +3,7 @@
 thread (in ``dataclasses.fields`` under ``asdict``, ``Modifier.to_dict``).
 
 The cause: ``tuple(<generator>)`` builds its tuple in place and resizes it at the end, which CPython allows only
-while nothing else holds it (its reference count 1). The loop's cycle collector (``webapp/live/collector.py``)
+while nothing else holds it (its reference count 1). The loop's cycle collector (``webapp/live/server/collector.py``)
 counted the generations' objects with ``len(gc.get_objects(n))``: that list holds every young object of the
 process, the reckoning thread's half-built tuple too, and the loop's thread may hand the GIL over between
 ``get_objects`` and ``len`` (each call's end is a switch point). Now it counts inside one C call, the list never
@@ -26,7 +26,7 @@ from tests.app.test_gevent_serving import Served
 from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
 from tests.helpers import command
 from webapp.game.planning import suggestions
-from webapp.live import collector
+from webapp.live.server import collector
 
 SECONDS = 2.0
 

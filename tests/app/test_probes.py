@@ -325,7 +325,7 @@ def test_the_join_link_uses_the_address_serve_listens_on(tmp_path, monkeypatch):
     from webapp import cli
 
     seen = {}
-    from webapp.live.serving import TableServer
+    from webapp.live.server.serving import TableServer
 
     monkeypatch.setattr(TableServer, "serve_forever", lambda self, *a, **kw: seen.update(self.application.config))
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.20"])

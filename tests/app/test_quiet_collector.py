@@ -1,4 +1,4 @@
-"""Python's cycle collector at the loop's idle moments (webapp/live/collector.py): a collection waits until the
+"""Python's cycle collector at the loop's idle moments (webapp/live/server/collector.py): a collection waits until the
 request or event that made its objects is done and gevent's loop has nothing else to do, picks the generation
 CPython's own rule would, and never runs in the middle of a command.
 
@@ -13,7 +13,7 @@ import threading
 
 import gevent
 
-from webapp.live.collector import BACKSTOP, COLLECTOR, QuietCollector
+from webapp.live.server.collector import BACKSTOP, COLLECTOR, QuietCollector
 
 
 class Cycle:
@@ -196,7 +196,7 @@ import gc, json, sys, tempfile
 import gevent
 
 from webapp import create_app
-from webapp.live.collector import COLLECTOR
+from webapp.live.server.collector import COLLECTOR
 
 app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
 hub, client = app.extensions["tacmap"], app.test_client()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import TACMAP, free_port, make_app
-from webapp.live import shared
+from webapp.live.server import shared
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")

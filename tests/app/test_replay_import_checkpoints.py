@@ -14,7 +14,7 @@ from webapp.cli import main as tacmap
 from webapp.game.views import replay_view
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
-from webapp.web.room import setup_link
+from webapp.web.room.room import setup_link
 
 
 def new_app(folder):

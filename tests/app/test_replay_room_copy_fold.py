@@ -11,7 +11,7 @@ from tests.helpers import bearer
 from webapp import create_app
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
-from webapp.web.room import setup_link
+from webapp.web.room.room import setup_link
 
 from test_replay_import_checkpoints import played
 

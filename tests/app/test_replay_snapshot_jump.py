@@ -22,7 +22,7 @@ from webapp.game.bridge import fog
 from webapp.game.views import replay_view
 from webapp.game.core.model import GM
 from webapp.game.table import empty_game, evolve, replay
-from webapp.live import language
+from webapp.live.screens import language
 from webapp.live.committing import SNAPSHOT_EVERY
 from webapp.storage import history as kept_folds
 

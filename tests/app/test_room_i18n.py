@@ -21,9 +21,9 @@ from flask_babel import Babel
 
 from tests.helpers import new_game
 from webapp import create_app
-from webapp.web import roomwords
-from webapp.web.room import setup_link
-from webapp.web.roomwords import console_lines, forgotten_password_line
+from webapp.web.room import roomwords
+from webapp.web.room.room import setup_link
+from webapp.web.room.roomwords import console_lines, forgotten_password_line
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"

@@ -1,4 +1,4 @@
-"""Room mode's lockouts aim at the guesser (#57, webapp/web/room.py, keys.RoomGuesses): wrong organiser passwords
+"""Room mode's lockouts aim at the guesser (#57, webapp/web/room/room.py, keys.RoomGuesses): wrong organiser passwords
 and GM PINs are counted per client address first; an address with no wrong try this minute is always checked, so
 the organiser and the volunteers get in while a guesser elsewhere is locked out; the organiser's page shows the
 guessing."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer, make_app, new_game
-from webapp.web.room import setup_link
+from webapp.web.room.room import setup_link
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Room mode (#38, webapp/web/room.py): the organiser's page behind its own password, tables made from a
+"""Room mode (#38, webapp/web/room/room.py): the organiser's page behind its own password, tables made from a
 template, GM PINs, resets between slots, closing the room. Every refusal leaves the room and the games as
 they were."""
 
@@ -16,7 +16,7 @@ from tests.helpers import bearer, make_app, new_game
 from webapp import create_app
 from webapp.game.tableside import keys
 from webapp.game.core import text
-from webapp.web.room import setup_link
+from webapp.web.room.room import setup_link
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import rules
 from test_gurps_lite_table_choices import send, state
 from tests.helpers import bearer, join, new_game
 from webapp import create_app
-from webapp.live import throttle
+from webapp.live.server import throttle
 
 S = rules.get("savage_worlds")
 

@@ -1,6 +1,6 @@
 """Each screen part walked from the events that change it to its template and the context values that template reads.
 
-A part is declared once (``webapp.live.parts.DECLARED``): its template, its audiences, its events, what it reads and its
+A part is declared once (``webapp.live.screens.parts.DECLARED``): its template, its audiences, its events, what it reads and its
 sharing key. Checked here, for every part: each event type of the game's features changes parts; each part's template
 is there; each value it declares it reads is one the context makes (``context._MAKERS``) or the fan-out gives every
 audience (``Fanout.shown_to_all``: the join link, the devices); and the names its template reads (its source parsed,
@@ -20,9 +20,9 @@ from jinja2 import meta, nodes
 
 from tests.helpers import make_app
 from webapp.game.features import FEATURES
-from webapp.live import context, parts
-from webapp.live.fanout import Fanout
-from webapp.live.templating import fragment_env
+from webapp.live.screens import context, parts
+from webapp.live.screens.fanout import Fanout
+from webapp.live.screens.templating import fragment_env
 
 EVENTS = [kind for feature in FEATURES for kind in feature.events]
 NAMES = [part.name for part in parts.DECLARED]
@@ -65,7 +65,7 @@ def template_reads(env, name: str, outer: frozenset = frozenset(), seen: tuple =
 @pytest.mark.parametrize("kind", EVENTS)
 def test_every_event_of_a_feature_changes_screen_parts(kind):
     changed = parts.BY_EVENT.get(kind)
-    assert changed, f"event {kind!r}: no part declares it (events= of a Part in webapp/live/parts.py)"
+    assert changed, f"event {kind!r}: no part declares it (events= of a Part in webapp/live/screens/parts.py)"
     assert changed <= parts.EVERYTHING
 
 
@@ -90,7 +90,7 @@ def test_the_part_s_template_is_there(name, env_and_globals):
 def test_what_the_part_declares_it_reads_is_made_for_it(name):
     part = parts.PARTS[name]
     unknown = set(part.reads) - set(context._MAKERS) - SHOWN_TO_ALL
-    assert not unknown, f"{name} reads {sorted(unknown)}: no maker in webapp/live/context.py makes them"
+    assert not unknown, f"{name} reads {sorted(unknown)}: no maker in webapp/live/screens/context.py makes them"
     assert len(part.reads) == len(set(part.reads)), name
     keyed = {value.value for value in part.key or () if value.value}
     assert keyed <= set(part.reads), f"{name}: its sharing key reads what it does not declare"
@@ -104,7 +104,7 @@ def test_the_part_s_template_reads_what_the_part_declares(name, env_and_globals)
     undeclared = read - set(part.reads)
     assert not undeclared, (
         f"{part.template} reads {sorted(undeclared)}, which part {name!r} does not declare: add them to its reads= in "
-        "webapp/live/parts.py, and to its key= if they differ between audiences")
+        "webapp/live/screens/parts.py, and to its key= if they differ between audiences")
     keyed = {value.value for value in part.key or () if value.value}
     stale = set(part.reads) - read - keyed
     assert not stale, f"part {name!r} declares it reads {sorted(stale)}, which {part.template} does not read"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer, join, new_game, state
-from webapp.live.screenbox import RELAY_EVERY
+from webapp.live.screens.screenbox import RELAY_EVERY
 
 PORT = {"zones": [
     {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 
-from webapp.live import shared
+from webapp.live.server import shared
 
 from test_shared_presence import redis_server, redis_url  # noqa: F401  (fixtures)
 

@@ -2,7 +2,7 @@
 with a data folder each): the log is the only truth.
 
 Redis is not needed here (tests/e2e/test_scale_out.py runs the real thing): ``LocalShared`` stands in
-for webapp/live/shared.py's presence, so each hub behaves as it does in message-queue mode.
+for webapp/live/server/shared.py's presence, so each hub behaves as it does in message-queue mode.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""webapp/live/shared.py against a real redis-server: connections counted across processes, those of a killed
+"""webapp/live/server/shared.py against a real redis-server: connections counted across processes, those of a killed
 process gone after their lifetime, wrong GM passwords counted together, clear errors at start."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import free_port
 from webapp.game.tableside import keys
-from webapp.live import shared
+from webapp.live.server import shared
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")

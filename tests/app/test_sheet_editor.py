@@ -20,7 +20,7 @@ import rules
 from rules.system import RuleError
 from tests.helpers import bearer, join, make_app, new_game
 from webapp.game.fight import characters
-from webapp.web import sheetform, sheetreading, sheetviews
+from webapp.web.sheet import sheetform, sheetreading, sheetviews
 
 from htmlform import form_pairs, new_row
 

@@ -12,7 +12,8 @@ import pytest
 from tests.helpers import connect, join
 from webapp import create_app
 from webapp.game.table import replay
-from webapp.live import committing, throttle
+from webapp.live import committing
+from webapp.live.server import throttle
 
 
 EVERY = 4

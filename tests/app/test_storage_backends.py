@@ -325,7 +325,7 @@ def test_migrate_data_takes_the_pictures_along_both_ways(tmp_path, pg_url):
 
 
 def test_the_rooms_tables_and_slots_on_both_backends(backend, tmp_path):
-    """Room mode's rows (webapp/web/room.py) live in the same store as the games, so several machines on one
+    """Room mode's rows (webapp/web/room/room.py) live in the same store as the games, so several machines on one
     PostgreSQL share one room: a table's reset moves it to its next slot once; a second reset of the same slot is
     a Conflict (its UPDATE's row count is read inside the transaction, also in PostgreSQL's pipeline)."""
     store = Store(target(backend, tmp_path))

@@ -163,7 +163,7 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
     is not held): here a runner that runs it in a thread of its own and says so; the answer is the one reckoned in
     place, and the game in memory is the same object, untouched (the reckoning read a copy)."""
 
-    from webapp.live import suggesting
+    from webapp.live.foes import suggesting
 
     g, _mira, ids = _fight(app, client, "gurps_lite")
     _to_the_orcs_turn(client, g, ids)

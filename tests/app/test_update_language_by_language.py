@@ -6,7 +6,7 @@ where it sends (``socketio.emit``)."""
 from __future__ import annotations
 
 from tests.helpers import connect
-from webapp.live import language, render
+from webapp.live.screens import language, render
 
 
 

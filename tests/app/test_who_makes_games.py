@@ -54,7 +54,7 @@ def test_with_an_open_lobby_another_device_makes_games(app):
 
 @pytest.mark.app_config(ROOM=True)
 def test_in_room_mode_the_organiser_makes_games_from_any_device(app, hub):
-    from webapp.web.room import new_setup_path
+    from webapp.web.room.room import new_setup_path
 
     organiser = device(app, "192.168.1.40")
     assert organiser.post(GAMES, json={"name": "Template"}).status_code == 403

@@ -249,7 +249,7 @@ class Shared:
 @pytest.fixture(scope="session", autouse=True)
 def compiled_templates(tmp_path_factory):
     """One folder of compiled templates for every server this worker starts (``$TACMAP_COMPILED_TEMPLATES``, as
-    several data folders may share one; webapp/live/templating.py): the first server compiles a page's templates,
+    several data folders may share one; webapp/live/screens/templating.py): the first server compiles a page's templates,
     the others take them (a fresh server's first GM page: 0.6 s of compiling)."""
     os.environ["TACMAP_COMPILED_TEMPLATES"] = str(tmp_path_factory.mktemp("compiled-templates"))
     yield

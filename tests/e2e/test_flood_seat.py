@@ -4,7 +4,7 @@ stall the others (a real server process; no browser).
 
 Six players move a token every 0.3 s meanwhile; their moves are acknowledged with a median under 50 ms
 and a 95th percentile under 200 ms, and the flooder is told 429 / "busy" for what it sends past its seat's
-share (webapp/live/throttle.py). Prints the figures (pytest -s); bench/bench_flood_seat.py runs the same
+share (webapp/live/server/throttle.py). Prints the figures (pytest -s); bench/bench_flood_seat.py runs the same
 and prints them against the issue's targets."""
 
 from __future__ import annotations

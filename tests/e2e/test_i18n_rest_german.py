@@ -18,7 +18,7 @@ from test_i18n_languages_live import PHONE, setup
 from test_room_german import OVERFLOWING
 
 from webapp import create_app
-from webapp.web.room import setup_link
+from webapp.web.room.room import setup_link
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 from conftest import refused, save_shot
 
 from webapp import create_app
-from webapp.web.room import setup_link
+from webapp.web.room.room import setup_link
 
 #: elements whose content is wider than their box while they let it show (a word that does not wrap)
 OVERFLOWING = """() => [...document.querySelectorAll('body *')].filter(e => {

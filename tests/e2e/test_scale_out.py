@@ -34,7 +34,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench.live import HOST, Server, close_all, free_port  # noqa: E402
-from webapp.live import shared  # noqa: E402
+from webapp.live.server import shared  # noqa: E402
 from tests.helpers import TACMAP  # noqa: E402
 
 REDIS = shutil.which("redis-server")

@@ -3,7 +3,7 @@ table down, and none is held for ever (a real `tacmap serve` process; no browser
 
 Each connection sends one byte of a request and then nothing more (slowloris). The server keeps them in its
 waiting room without a thread, keeps the number open under its file limit, answers a page meanwhile, and
-closes each once its request head is overdue (webapp/live/serving.py)."""
+closes each once its request head is overdue (webapp/live/server/serving.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def limited(tmp_path):
 
 
 def test_eleven_hundred_slow_connections_leave_the_table_answering_and_are_closed_in_time(limited):
-    from webapp.live.serving import HEAD_TIMEOUT
+    from webapp.live.server.serving import HEAD_TIMEOUT
 
     slow = []
     try:

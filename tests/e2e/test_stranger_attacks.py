@@ -49,8 +49,8 @@ THREAD_SLACK, FD_SLACK = 2, 10  # above the idle level, once the attack is over
 SETTLE = 20.0  # seconds the server has to return to its idle level
 MIN_SECONDS = 4.0  # the table is watched at least this long from the attack's start (15 moves or so)
 
-try:  # the limits as the server has them (webapp/live/keyless.py); these values where it has none (the issue)
-    from webapp.live.keyless import AUTH_TIMEOUT, PER_ADDRESS
+try:  # the limits as the server has them (webapp/live/server/keyless.py); these values where it has none (the issue)
+    from webapp.live.server.keyless import AUTH_TIMEOUT, PER_ADDRESS
 except ImportError:
     AUTH_TIMEOUT, PER_ADDRESS = 5.0, 32
 
@@ -490,7 +490,7 @@ SHORT_BODY_DEADLINE = (  # the server with a whole-body deadline of 5 s instead 
     "try:\n"
     "    from webapp.patching import patch\n"
     "    patch()\n"
-    "    import webapp.live.serving as serving\n"
+    "    import webapp.live.server.serving as serving\n"
     f"    serving.TableServer.__init__.__kwdefaults__['body_timeout'] = {BODY_DEADLINE}\n"
     "except (ImportError, AttributeError, TypeError, KeyError):\n"
     "    pass  # a server with no such deadline: the test shows it")

@@ -228,11 +228,11 @@ def test_names_on_the_table_screen_are_large_apart_and_numbered(server, new_page
 
 def test_big_tokens_cover_size_by_size_squares(server, new_page, tmp_path):
     """A Large (2) or Huge (3) token's disc spans 2 x 2 or 3 x 3 squares: drawn by the token's own builder
-    (webapp/live/token_svg.py), so it holds before and after the state learns `size`."""
+    (webapp/live/screens/token_svg.py), so it holds before and after the state learns `size`."""
     from types import SimpleNamespace
 
     from webapp import create_app
-    from webapp.live import token_svg
+    from webapp.live.screens import token_svg
 
     app = create_app({"DATA_DIR": str(tmp_path / "render"), "DEMO": False, "SECRET_KEY": "test"})
     tokens = [SimpleNamespace(id=f"t{size}", name=f"Beast {size}", x=1 + 4 * (size - 1), y=1, size=size,

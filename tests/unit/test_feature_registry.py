@@ -1,7 +1,7 @@
 """The features' list (webapp/game/features.py) against every registry a command or an event needs elsewhere.
 
 A feature declares its commands and events once, in its ``FEATURE``; what they need besides is kept where it is
-read, and checked here: each event's screen parts (``webapp.live.parts.BY_EVENT``, made from each part's
+read, and checked here: each event's screen parts (``webapp.live.screens.parts.BY_EVENT``, made from each part's
 ``events``: an event with none redraws every screen whole), each command's row in the access matrix
 (``access.COMMANDS``: a command with none is refused to everyone), its audience rule (``audience.COMMANDS``) and
 its undo rule (``undo.COMMANDS``). A new feature that forgets one fails here, with the file to add it to.
@@ -16,7 +16,7 @@ from webapp.game.views import audience
 from webapp.game.tableside import safety, undo
 from webapp.game.core.feature import type_of
 from webapp.game.features import FEATURES
-from webapp.live import parts
+from webapp.live.screens import parts
 
 COMMANDS = [type_of(model) for feature in FEATURES for model in feature.commands]
 EVENTS = [kind for feature in FEATURES for kind in feature.events]
@@ -32,7 +32,7 @@ def test_each_command_and_each_event_is_declared_by_one_feature():
 @pytest.mark.parametrize("kind", EVENTS)
 def test_every_event_has_its_screen_parts(kind):
     assert kind in parts.BY_EVENT, (
-        f"event {kind!r} has no screen parts: add it to the events of the parts it changes in webapp/live/parts.py "
+        f"event {kind!r} has no screen parts: add it to the events of the parts it changes in webapp/live/screens/parts.py "
         "(without them every screen is redrawn whole)")
     assert parts.BY_EVENT[kind] <= parts.EVERYTHING, f"{kind!r}: parts no screen has"
 

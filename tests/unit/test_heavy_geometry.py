@@ -10,7 +10,7 @@ from rules.board import Board
 from rules.los import visible_cells
 from rules.movement import way_exists
 from webapp.game.bridge import heavy
-from webapp.live.drawing import Drawing
+from webapp.live.screens.drawing import Drawing
 
 from tests.helpers import in_another_thread
 

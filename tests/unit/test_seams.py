@@ -175,7 +175,7 @@ def test_a_server_whose_websocket_is_not_simple_websockets_refuses():
 def test_without_the_event_hook_the_lanes_run_in_order_and_say_it_once(breaking, caplog):
     import socketio
 
-    from webapp.live.lanes import Lanes
+    from webapp.live.server.lanes import Lanes
 
     breaking.delattr(socketio.Server, "_send_packet")
     with caplog.at_level(logging.WARNING):

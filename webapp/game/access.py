@@ -276,7 +276,7 @@ ROUTES: dict[str, Route] = {
     "handouts.page_picture": _route(GM, PLAYER, message=N_("Only the GM and players upload token pictures.")),
     # the recap (#36): any seat of the game, each told what it saw
     "recap.page": _route(GM, PLAYER, SCREEN, message=N_("The recap is for the seats of this game.")),
-    # room mode (#38, webapp/web/room.py): no game's key; the organiser password, a table's printed key or its
+    # room mode (#38, webapp/web/room/room.py): no game's key; the organiser password, a table's printed key or its
     # GM PIN is the credential, checked by each route
     **{f"room.{name}": _route(ANYONE) for name in (
         "index", "tables", "setup_form", "setup", "login", "logout", "make_tables", "edit_table", "new_pin",

@@ -30,8 +30,9 @@ from ..game.core.model import Event, Game, Rejected
 from ..game.table import evolve
 from ..game.core.text import N_
 from ..storage.store import Appending, Applied, Conflict, Store, WriteFailed
-from . import geometry, render
-from .fanout import Fanout, Update
+from .server import geometry
+from .screens import render
+from .screens.fanout import Fanout, Update
 from .games import Games
 from .presence import ENDS_SESSIONS, Presence
 

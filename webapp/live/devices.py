@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..game.core.model import Actor, Rejected
 from ..game.core.text import N_
-from . import throttle
+from .server import throttle
 
 log = logging.getLogger(__name__)
 

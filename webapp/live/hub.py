@@ -18,7 +18,7 @@ part that tells one story:
 - ``replaying.Replays``: who is shown a past moment.
 
 A command's id, when its sender gives up and whom to tell once it queued come with it as one argument
-(``committing.Sending``), from its lane (webapp/live/lanes.py) or its route down to its commit.
+(``committing.Sending``), from its lane (webapp/live/server/lanes.py) or its route down to its commit.
 """
 
 from __future__ import annotations
@@ -45,19 +45,19 @@ from ..game.core.model import Actor, Event, Game, Rejected
 from ..game.core.text import N_
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import GameRecord, Store
-from . import throttle
+from .server import throttle
 from .allowance import LogAllowance
 from .committing import NO_DEADLINE, Committed, Committing, Repeat, Sending, command_id
 from .devices import Devices
-from .fanout import Fanout
-from .foeplay import FoePlayers
+from .screens.fanout import Fanout
+from .foes.foeplay import FoePlayers
 from .games import Games
 from .gm_access import GmAccess, new_join_code, new_key
 from .presence import Presence, actor_for_audience, room
 from .relays import Relays
 from .replaying import Replays
 
-# names other modules import from here still (webapp/application.py, webapp/web/gate.py, webapp/web/room.py)
+# names other modules import from here still (webapp/application.py, webapp/web/gate.py, webapp/web/room/room.py)
 from .committing import DATABASE_AWAY  # noqa: F401
 from .gm_access import JOIN_ALPHABET, guess_refused, qr_svg  # noqa: F401
 
@@ -87,7 +87,7 @@ class Hub:
         self.fanout.devices, self.devices.push = self.devices, self.fanout.devices_changed
         self.gm_access.commit, self.gm_access.fanout = self.committing.commit, self.fanout
         self._socketio = socketio
-        # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
+        # with --message-queue: what the processes serving the same games share in Redis (webapp/live/server/shared.py)
         self._shared = None
         # X-card taps per seat, here only (webapp/game/tableside/safety.py: who tapped is kept nowhere else)
         self.x_cards = throttle.Window(*X_CARD_TAPS)
@@ -126,7 +126,7 @@ class Hub:
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
         render for every audience, count connections and password guesses in Redis."""
-        from .shared import SharedGuesses, SharedRoomGuesses
+        from .server.shared import SharedGuesses, SharedRoomGuesses
 
         self.shared = shared
         self.gm_access.guesses = SharedGuesses(shared, self.gm_access.guesses)

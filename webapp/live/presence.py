@@ -19,8 +19,8 @@ from typing import Callable
 
 from ..game.core.model import GM, SCREEN, Actor, Event, Game
 from ..game.core.text import N_
-from . import language
-from .language import said_in
+from .screens import language
+from .screens.language import said_in
 
 #: events after which connections end (``end_sessions_for``): their update is rendered once that is done
 ENDS_SESSIONS = frozenset({"player_removed", "players_merged", "player_reclaimed"})

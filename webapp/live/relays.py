@@ -16,9 +16,10 @@ from ..game.bridge import fog
 from ..game.core import text
 from ..game.core.model import GM, Actor, Rejected
 from ..game.core.text import N_
-from . import language, render, throttle
+from .screens import language, render
+from .server import throttle
 from .committing import Committed
-from .fanout import Fanout
+from .screens.fanout import Fanout
 from .games import Games
 from .presence import Presence, actor_for_audience, room
 

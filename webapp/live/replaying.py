@@ -40,7 +40,7 @@ from ..game.core.text import N_
 from ..game.table import empty_game, evolve
 from ..storage import history as kept_folds
 from ..storage.store import collector_paused
-from . import language, render
+from .screens import language, render
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The room's tables (room mode, #38; docs/ROOM.md): a table made from a template game, renamed, given a new GM PIN
 or new links, reset for the next slot; the whole room closed and opened again.
 
-The organiser's routes (webapp/web/roompage.py) check who asks and what was typed, then call these. The rows are the
+The organiser's routes (webapp/web/room/roompage.py) check who asks and what was typed, then call these. The rows are the
 store's (its "room mode" block); what phones, GM pages and table screens are told goes through the hub
 (``end_sessions``: a message id each device reads in its own language). What the room will not do is a
 ``RoomRefusal``, a message id with its params that the routes say in the organiser's language.

@@ -118,7 +118,7 @@ class DamagedLog(Exception):
                   "export": launch.command("export", game_id, f"{game_id}.tacmap"),
                   "repair": launch.command("repair", game_id)}
         super().__init__(self.MESSAGE % params)
-        # said in the reader's language by webapp/live/language.py's refusal_text (the 503 page, a socket's answer): the
+        # said in the reader's language by webapp/live/screens/language.py's refusal_text (the 503 page, a socket's answer): the
         # message with its parameters, the reason said too (a message id, with its own parameters when it has them)
         self.parts = [(self.MESSAGE, {**params, "reason": (reason, detail) if detail else reason})]
         self.words = ("reason",)

@@ -83,7 +83,7 @@ class PicturesBusy(Exception):
 
     def __init__(self, retry_after: int = RETRY_AFTER) -> None:
         self.retry_after = retry_after
-        # said in the sender's language by webapp/live/language.py's refusal_text (msgid, params), as a Rejected is
+        # said in the sender's language by webapp/live/screens/language.py's refusal_text (msgid, params), as a Rejected is
         self.msgid, self.params = self.MESSAGE, {"n": retry_after}
         super().__init__(self.MESSAGE % self.params)
 
@@ -380,7 +380,7 @@ def _paint_squares(draw, grid, known, k: float, ox: float, oy: float) -> None:
 
 def _paint_hexes(draw, grid, known, k: float, ox: float, oy: float) -> None:
     """Paint each known hex's outline on the mask: its corners in map units, stretched to drawing units
-    (the page draws the picture one hex across a drawing unit: webapp/live/drawing.py), then pixels."""
+    (the page draws the picture one hex across a drawing unit: webapp/live/screens/drawing.py), then pixels."""
     ux, uy = grid.unit
     for cell in known:
         draw.polygon([(ox + cx * ux * k, oy + cy * uy * k) for cx, cy in grid.corners(cell)], fill=255, outline=255)

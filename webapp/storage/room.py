@@ -1,4 +1,4 @@
-"""The organiser's room (room mode, #38; its pages: webapp/web/room.py, docs/ROOM.md) in the store: the room's row
+"""The organiser's room (room mode, #38; its pages: webapp/web/room/room.py, docs/ROOM.md) in the store: the room's row
 (the organiser password's hash, the one-time setup links' digests, when it closed), its tables (``room_tables``:
 the game a table plays now, its printed join code, its GM PIN) and each table's past slots (``room_slots``: the
 games put aside by a reset, kept as they were).

@@ -13,7 +13,7 @@ from ..game.views import audience
 from ..game.core import text
 from ..game.board.mapdata import grid_board, zone_map
 from ..game.core.model import GM, Actor, Rejected
-from ..live.throttle import Busy
+from ..live.server.throttle import Busy
 from ..storage import pictures
 from . import hub
 from .i18n import speak
@@ -80,7 +80,7 @@ def _bearer(game_id: str) -> Actor:
 def _run(game_id: str, actor: Actor, payload: dict):
     try:
         return hub().execute(game_id, actor, payload)
-    except Busy as exc:  # this seat's (or this address's) commands are over their share (webapp/live/throttle.py)
+    except Busy as exc:  # this seat's (or this address's) commands are over their share (webapp/live/server/throttle.py)
         abort(429, str(exc))
     except Rejected as exc:
         abort(422, str(exc))
@@ -180,8 +180,8 @@ def suggestions(game_id: str, token_id: str):
     game's bound of requests under way, 429 "busy" with Retry-After and nothing started; the words in ``?lang=`` (en, de, fr, es; English by default). A system whose suggestions are not reckoned: 501 and
     why, in words."""
     from ..game.planning.suggestions import NotReckoned, tactic_of
-    from ..live import suggesting
-    from ..live.language import normalize, words
+    from ..live.foes import suggesting
+    from ..live.screens.language import normalize, words
 
     actor = _bearer(game_id)
     if actor.role != "gm":

@@ -11,9 +11,9 @@ from ..game.tableside import keys, screenview
 from ..game.core.model import Rejected
 from ..game.tableside.seats import player_joined
 from ..game.table import from_form
-from ..live import language, render
+from ..live.screens import language, render
 from ..live.gm_access import guess_refused, new_key, render_security
-from ..live.language import refusal_text as refusal
+from ..live.screens.language import refusal_text as refusal
 from . import hub, remember_key, remembered_key, slow_wrong_guess, unlock
 from .device import played
 from .gate import gate
@@ -190,7 +190,7 @@ def foe_plans(game_id: str, token_id: str):
     static/js/foeplans.js, never inside a command (a move never waits for them); reckoned off the loop on a copy of
     the game (``live/suggesting.py``). The GM's alone."""
     from ..game.planning.suggestions import TACTICS, NotReckoned, tactic_of
-    from ..live import suggesting
+    from ..live.foes import suggesting
 
     actor = _seat(game_id)
     if actor is None or actor.role != "gm":

@@ -19,7 +19,7 @@ from ..game.core.model import Rejected
 from ..storage import pictures
 from . import hub
 from ..live import uploads
-from ..live.language import refusal_text as refusal
+from ..live.screens.language import refusal_text as refusal
 from .game import _seat
 from .maps import UPLOAD_SLACK, asker, busy, refused, uploaded_file
 

@@ -70,7 +70,7 @@ def install(env):
     where no catalog is installed yet: Flask-Babel, set up after, replaces it with the catalogs) and the filters
     above. The app's (webapp/web/help.py) and a test's own environment alike; returns ``env``."""
     env.filters["rule_msgid"], env.filters["as_text"] = rule_msgid, as_text
-    from ..live import language
+    from ..live.screens import language
 
     from .i18n import decimal_text, percent_text
 

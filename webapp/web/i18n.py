@@ -32,7 +32,7 @@ from flask import Blueprint, Flask, Response, g, has_request_context, request, u
 from flask_babel import Babel, get_locale
 
 from .. import seams
-from ..live.language import COOKIE, LANGUAGES, PSEUDO, device_language, from_accept_language, normalize  # noqa: F401
+from ..live.screens.language import COOKIE, LANGUAGES, PSEUDO, device_language, from_accept_language, normalize  # noqa: F401
 from .assets import asset_dir
 
 TRANSLATIONS = asset_dir("translations")
@@ -193,7 +193,7 @@ def _number_locale(language: str) -> Locale:
 def _reader_locale() -> Locale:
     """The locale numbers are written in: the reader's (a live update's language, a socket's device, a page's
     choice; Flask-Babel's own locale is English on a socket on purpose, see ``language.request_language``)."""
-    from ..live.language import reader_language
+    from ..live.screens.language import reader_language
 
     return _number_locale(reader_language() or "en")
 

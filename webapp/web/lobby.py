@@ -14,8 +14,9 @@ from ..storage.store import DamagedLog
 from ..game.core import text
 from ..game.core.text import N_
 from ..game.core.model import Rejected
-from ..live.throttle import from_this_machine
-from . import hub, remember_key, room
+from ..live.server.throttle import from_this_machine
+from . import hub, remember_key
+from .room import room
 from .network import is_hosts_browser
 
 bp = Blueprint("lobby", __name__)

@@ -20,7 +20,7 @@ from ..game.board import uvtt
 from ..game.core.model import Rejected
 from . import hub, remembered_key
 from ..live import uploads
-from ..live.language import refusal_text as refusal
+from ..live.screens.language import refusal_text as refusal
 
 bp = Blueprint("maps", __name__)
 

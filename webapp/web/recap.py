@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 
 from ..game.bridge import fog
 from ..game.views import luck, recap
-from ..live import language
+from ..live.screens import language
 from ..storage.history import walk
 from ..storage.store import collector_paused
 from . import hub

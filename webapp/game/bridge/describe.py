@@ -40,7 +40,7 @@ def square_name(x: int, y: int) -> str:
 
 
 def where(token: Token, zones: list[dict] | None) -> Say:
-    """"at C4", or on a zone map "in Ridge" (words: the reader's language, ``webapp.live.language.words``)."""
+    """"at C4", or on a zone map "in Ridge" (words: the reader's language, ``webapp.live.screens.language.words``)."""
     if zones is not None:
         zone = zonelayout.zone_at(zones, token.x, token.y)
         if zone is not None:
@@ -57,7 +57,7 @@ def what(game: Game, token: Token) -> Say:
 
 def token_name(game: Game, token: Token, zones: list[dict] | None, marks: list[dict] = ()) -> Say:
     """The token's accessible name, as words (a ``str`` holding the English, put in the reader's language by
-    ``webapp.live.language.words``); ``marks``: its badges (``fighting.badges``), ``zones``: the map's it
+    ``webapp.live.screens.language.words``); ``marks``: its badges (``fighting.badges``), ``zones``: the map's it
     stands on."""
     parts: list = [token.name, what(game, token)]
     size = token.size or 1

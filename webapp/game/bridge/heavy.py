@@ -38,7 +38,7 @@ def install(runner: Callable | None) -> None:
 
 
 def install_breathe(pacer: Callable[[], None] | None) -> None:
-    """What ``breathe`` calls: the live side's pacer (``webapp/live/fairness.py``, ``Pacer``); None: nothing."""
+    """What ``breathe`` calls: the live side's pacer (``webapp/live/foes/fairness.py``, ``Pacer``); None: nothing."""
     global _breathe
     _breathe = pacer
 

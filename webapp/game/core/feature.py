@@ -4,7 +4,7 @@ Each feature module (tokens, combat, attacks, soak...) ends with one ``FEATURE``
 lists them, and the command table (:mod:`webapp.game.table`) builds its dispatch from that list once, at import.
 What a command or an event needs elsewhere is kept where it is read, and checked against the list by
 tests/unit/test_feature_registry.py: a command's row in the access matrix (``access.COMMANDS``), its audience rule
-(``audience.COMMANDS``), its undo rule (``undo.COMMANDS``); an event's screen parts (``webapp.live.parts.BY_EVENT``).
+(``audience.COMMANDS``), its undo rule (``undo.COMMANDS``); an event's screen parts (``webapp.live.screens.parts.BY_EVENT``).
 """
 
 from __future__ import annotations

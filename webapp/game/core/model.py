@@ -30,14 +30,14 @@ class Rejected(Exception):
     refuse the GM's move, out of turn or past its allowance; either way the GM may force the move).
     """
 
-    #: how a refusal in the rules' words (a ``rules.text.Say``) reads: English here; webapp/live/language.py
+    #: how a refusal in the rules' words (a ``rules.text.Say``) reads: English here; webapp/live/screens/language.py
     #: puts it in the reader's language (the request's, the socket's handshake's), so ``str(exc)`` answers
     #: the sender in their language wherever it is read
     speak: Callable[[Say], str] = staticmethod(str)
 
     def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
         # a message id with its parameters (``Rejected(N_("%(name)s is full"), name=...)``): said in English
-        # here, in the sender's language by webapp/live/language.py's ``refusal_text``
+        # here, in the sender's language by webapp/live/screens/language.py's ``refusal_text``
         super().__init__(message % params if params else message)
         self.code = code
         self.msgid, self.params = (message, params) if params else (None, None)

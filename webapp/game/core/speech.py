@@ -2,7 +2,7 @@
 
 The rules and the log keep their words as message ids (``rules.text.Say``); a page or a live update is drawn
 in its reader's language by :func:`words`, with the catalog of that language: Flask-Babel's merged one once
-the app has it (``webapp.live.language`` passes it in), else the ``rules`` domain read here from
+the app has it (``webapp.live.screens.language`` passes it in), else the ``rules`` domain read here from
 ``translations/<lang>/LC_MESSAGES/rules.po`` (its ``.mo`` when compiled and newer). English is the source:
 no catalog. A language with no catalog reads English.
 

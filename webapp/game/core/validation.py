@@ -2,7 +2,7 @@
 
 pydantic says what is wrong in English (``Input should be a valid integer``). A refusal keeps that English as its
 ``str()`` (the JSON API, the logs and the tests read it), and carries each error as a message id with its
-parameters (``parts``), the field named by ``%(field)s``: ``webapp/live/language.py``'s ``refusal_text`` says each in the
+parameters (``parts``), the field named by ``%(field)s``: ``webapp/live/screens/language.py``'s ``refusal_text`` says each in the
 sender's language. The message ids are pydantic's own sentences with the field in front, so an English reader
 reads what pydantic says. An error of a kind not listed here is said as ``%(field)s: %(problem)s`` with pydantic's
 English (none of tacmap's models makes one).

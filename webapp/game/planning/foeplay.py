@@ -3,7 +3,7 @@
 The switch is the GM's command ``play_foes`` ``{"on": bool}``; its event ``foes_played`` puts in the state
 (``Game.foe_play``) whether it is on and, while on, the id of the one runner that plays (``runner``, made when the
 switch goes on). The runner itself lives in the server process that decided the switch's ``on``
-(``webapp/live/foeplay.py``): it sends each step of a foe's best plan as the GM's command, with ``Actor.by`` set to
+(``webapp/live/foes/foeplay.py``): it sends each step of a foe's best plan as the GM's command, with ``Actor.by`` set to
 its id, so each step is judged, logged, shown and undoable as the GM's own. Here, pure, what the table decides:
 
 - a step of a runner that is not the game's runner (the switch went off, or on again elsewhere since) is refused:

@@ -53,7 +53,7 @@ injury by hit).
 On a hex map (#67) the same: the rules' movement, distances and lines of fire count hexes (``rules.movement``,
 ``rules.los``), "beside" is the six neighbours (``Grid.neighbours``, ``Grid.steps``), and the words say hexes.
 
-Pure: no I/O; the live side runs it off the loop (``webapp/live/suggesting.py``). The tactic is the GM's
+Pure: no I/O; the live side runs it off the loop (``webapp/live/foes/suggesting.py``). The tactic is the GM's
 alone: its event's line is the GM's, the JSON state's ``tactics`` the GM's (``audience.public_state``).
 """
 

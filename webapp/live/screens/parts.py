@@ -2,7 +2,7 @@
 
 A part is one partial template, declared once in ``DECLARED`` (a :class:`Part`): its template, whether it is
 drawn inside the ``<svg>``, the audiences whose screens show it, the events that change it, the context values
-its template reads (``webapp.live.context``'s makers) and its sharing key (:class:`By`: what its html depends on
+its template reads (``webapp.live.screens.context``'s makers) and its sharing key (:class:`By`: what its html depends on
 per audience, so audiences with the same key get one render, ``render.view_key``). The tables the rest reads are
 made from those declarations: ``PARTS`` (name -> its part), ``BY_EVENT`` (event type -> the parts it changes: an
 event with no entry redraws everything) and ``SHOWS_ONLY``. An update sends the parts its events change
@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..game.board import lighting, maps
-from ..game.tableside import screenview
-from ..game.core.model import Actor, Event, Game
+from ...game.board import lighting, maps
+from ...game.tableside import screenview
+from ...game.core.model import Actor, Event, Game
 
 AUDIENCES = frozenset({"gm", "player", "screen"})
 

@@ -11,9 +11,9 @@ audiences (``view_key``) is rendered once per update and sent to each.
 
 Here: an update's fragments put together for one audience (``fragments``) and
 the rendering itself. The parts (each declared once: its template, the events
-that change it, what it reads, its sharing key) are in :mod:`webapp.live.parts`,
-the lazy context and a token's drawing in :mod:`webapp.live.context`, the log card and its entries in
-:mod:`webapp.live.logcard`, the Jinja environment in :mod:`webapp.live.templating`.
+that change it, what it reads, its sharing key) are in :mod:`webapp.live.screens.parts`,
+the lazy context and a token's drawing in :mod:`webapp.live.screens.context`, the log card and its entries in
+:mod:`webapp.live.screens.logcard`, the Jinja environment in :mod:`webapp.live.screens.templating`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import jinja2
 from flask import current_app, g, has_request_context, request
 from markupsafe import Markup
 
-from .. import seams
-from ..game.bridge import fog
-from ..game.core.model import Actor, Game
+from ... import seams
+from ...game.bridge import fog
+from ...game.core.model import Actor, Game
 from . import language
 from .context import Lazy, context, draw_token, token_view
 from .logcard import log_section

@@ -20,11 +20,11 @@ import jinja2
 from flask import current_app
 from markupsafe import Markup
 
-from .. import seams
-from ..game.views import audience
-from ..game.fight import defenses
-from ..game.core.model import Actor, Game, LogEntry
-from ..game.core.text import N_
+from ... import seams
+from ...game.views import audience
+from ...game.fight import defenses
+from ...game.core.model import Actor, Game, LogEntry
+from ...game.core.text import N_
 from . import language, token_svg
 from .templating import fragment_env
 from .token_svg import escape

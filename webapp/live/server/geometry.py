@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from ..storage.durable import WRITER_SWITCH_INTERVAL
+from ...storage.durable import WRITER_SWITCH_INTERVAL
 
 THREADS = 1
 IDLE_SECONDS = 5.0  # an idle thread of the pool ends after this long (the process's thread count comes back)

@@ -28,7 +28,7 @@ is bounded here, as the data arrives:
   update, then its ack), which Nagle's algorithm would hold for the client's delayed acknowledgement.
 
 Websocket messages are cut at the limit by simple-websocket as their frames arrive; Socket.IO connections are
-bounded per address and per seat, and keyless ones in time and packets, by webapp/live/keyless.py (which marks
+bounded per address and per seat, and keyless ones in time and packets, by webapp/live/server/keyless.py (which marks
 each websocket's ``Connection`` keyless or not, and sheds through it). The head and body deadlines rest on
 gevent's internals: seams (webapp/seams.py), checked at start; without them tacmap does not start.
 """
@@ -46,7 +46,7 @@ from gevent import Timeout
 from gevent.pywsgi import WSGIHandler, WSGIServer
 from werkzeug.exceptions import RequestTimeout
 
-from .. import seams
+from ... import seams
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ def default_max_connections() -> int:
 
 class Connection:
     """One accepted connection: its socket, its client's address (engine.io's, once a proxy's word is taken:
-    webapp/live/keyless.py sets it), when it came, the files it holds (a websocket: two), and for a websocket
+    webapp/live/server/keyless.py sets it), when it came, the files it holds (a websocket: two), and for a websocket
     whether it is keyless (not yet connected to a game with a key)."""
 
     __slots__ = ("server", "sock", "address", "opened", "files", "websocket", "keyless", "shed")

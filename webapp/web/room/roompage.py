@@ -1,4 +1,4 @@
-"""The organiser's page of room mode (docs/ROOM.md; routes on the room's blueprint, webapp/web/room.py): the
+"""The organiser's page of room mode (docs/ROOM.md; routes on the room's blueprint, webapp/web/room/room.py): the
 tables' list with each one's state, the forms that make, rename, reset and close, the printed sheets and the games'
 downloads. A route checks that the organiser asks and what was typed, has webapp/live/roomtables.py change the
 tables, and goes back to the page saying what was done, in the organiser's language."""
@@ -15,15 +15,14 @@ from flask import (abort, current_app, flash, get_flashed_messages, redirect, re
 
 import rules
 
-from ..game.core import text
-from ..game.core.model import Rejected
-from ..live.hub import qr_svg
-from ..live.roomtables import RoomRefusal, RoomTables
-from ..storage.archive import ArchiveError
-from ..storage.store import DamagedLog
-from . import hub
-from .room import (ORGANISER, PIN_GUESSES, bp, current_room, is_organiser, login_page, organiser_room,
-                   table_or_404)
+from ...game.core import text
+from ...game.core.model import Rejected
+from ...live.hub import qr_svg
+from ...live.roomtables import RoomRefusal, RoomTables
+from ...storage.archive import ArchiveError
+from ...storage.store import DamagedLog
+from .. import hub
+from .room import ORGANISER, PIN_GUESSES, bp, current_room, is_organiser, login_page, organiser_room, table_or_404
 from .roomwords import _, ngettext
 
 MAX_TABLES = 40  # tables made at once

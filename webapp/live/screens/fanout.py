@@ -19,13 +19,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from ..game.bridge import heavy
-from ..game.tableside import screenview
-from ..game.core.model import Actor, Event, Game
-from ..storage.store import Appending
-from . import geometry, language, render
-from .games import Games
-from .presence import Presence, actor_for_audience, language_room
+from ...game.bridge import heavy
+from ...game.tableside import screenview
+from ...game.core.model import Actor, Event, Game
+from ...storage.store import Appending
+from ..server import geometry
+from . import language, render
+from ..games import Games
+from ..presence import Presence, actor_for_audience, language_room
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The sheet editor's fields as the page renders them (webapp/web/sheetform.py has the form itself): each
+"""The sheet editor's fields as the page renders them (webapp/web/sheet/sheetform.py has the form itself): each
 field a ``FieldView`` with its cell or its rows of cells, the values a form holds, its refusal beside it, and the
 labels, hints and choices in the reader's words."""
 

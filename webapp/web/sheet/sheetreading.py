@@ -1,4 +1,4 @@
-"""A posted sheet editor's form read back into the sheet's changes (webapp/web/sheetform.py has the form and the
+"""A posted sheet editor's form read back into the sheet's changes (webapp/web/sheet/sheetform.py has the form and the
 rules of its round trip): each field compared with what it showed, its text read as its kind, a field of rows
 put back together over the entries it was shown from, and every cell it cannot read said in ``words``."""
 

@@ -44,9 +44,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import seams
-from ..game.core.text import N_
-from .committing import NO_DEADLINE, TOO_LATE, Sending
+from ... import seams
+from ...game.core.text import N_
+from ..committing import NO_DEADLINE, TOO_LATE, Sending
 from .throttle import BUSY
 
 log = logging.getLogger(__name__)

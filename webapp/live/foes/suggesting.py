@@ -12,11 +12,12 @@ again"). Without gevent (the app tests, the command-line tools) it runs where it
 
 from __future__ import annotations
 
-from ..game.bridge import heavy
-from ..game.planning import suggestions
-from . import fairness, geometry
+from ...game.bridge import heavy
+from ...game.planning import suggestions
+from . import fairness
+from ..server import geometry
 from .fairness import Busy  # noqa: F401 (the routes catch it from here)
-from .language import words
+from ..screens.language import words
 
 #: seconds a refused asker is told to wait (Retry-After)
 RETRY_AFTER = 1

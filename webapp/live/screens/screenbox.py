@@ -18,8 +18,8 @@ import math
 import time
 from typing import Any
 
-from ..game.core.model import Actor, Rejected
-from ..game.core.text import N_
+from ...game.core.model import Actor, Rejected
+from ...game.core.text import N_
 
 #: the fields of a report, each with its bounds (squares for the box, CSS pixels for the sizes)
 FIELDS = {"x": (-10_000, 10_000), "y": (-10_000, 10_000), "width": (0.01, 20_000), "height": (0.01, 20_000),

@@ -10,7 +10,7 @@ from pathlib import Path
 import flask_babel
 from flask import current_app, has_request_context
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[3] / "translations"
 
 
 def N_(message: str) -> str:
@@ -39,7 +39,7 @@ def _console(message: str, **params) -> str:
     """A console line in the system's language where a catalog has it: the languages' setup's console catalog
     (webapp/web/i18n.py, every domain) where it is there, else the room's own compiled catalog; English otherwise."""
     try:
-        from .i18n import console_translations  # type: ignore[attr-defined]
+        from ..i18n import console_translations  # type: ignore[attr-defined]
 
         translations = console_translations()
     except ImportError:
@@ -72,7 +72,7 @@ def forgotten_password_line(path: str) -> str:
 def gettext_in_templates(state) -> None:
     """The room's pages mark their text for translation (``{% trans %}``, ``_()``). Where the app has not
     installed gettext in Jinja yet (Flask-Babel does, with the catalogs), they still render, in English. Run once
-    per app, where the room's blueprint is registered (webapp/web/room.py)."""
+    per app, where the room's blueprint is registered (webapp/web/room/room.py)."""
     env = state.app.jinja_env
     if "jinja2.ext.InternationalizationExtension" not in env.extensions:
         env.add_extension("jinja2.ext.i18n")

@@ -29,8 +29,8 @@ from collections import Counter
 from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
 
-from .. import launch
-from ..storage.store import DataError
+from ... import launch
+from ...storage.store import DataError
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def connect(url: str):
 def room_manager(url: str):
     """Flask-SocketIO's Redis message queue (what ``SocketIO(message_queue=url)`` makes) that never holds a
     game's lock on Redis: see ``RoomManager``."""
-    from .. import seams
+    from ... import seams
 
     class RoomManager(seams.redis_manager_base()):
         """Messages for the other processes are published by a thread of this manager's own, in the order
@@ -364,12 +364,12 @@ class SharedGuesses:
 
     @staticmethod
     def _keys(game_id: str, client: str | None) -> list[tuple[str, int]]:
-        from ..game.tableside.keys import Guesses
+        from ...game.tableside.keys import Guesses
 
         return [(f"{PREFIX}:guesses:{name}", limit) for name, limit in Guesses.names(game_id, client)]
 
     def blocked(self, game_id: str, client: str | None = None) -> bool:
-        from ..game.tableside.keys import WINDOW
+        from ...game.tableside.keys import WINDOW
 
         keys = self._keys(game_id, client)
 
@@ -386,7 +386,7 @@ class SharedGuesses:
     def take(self, game_id: str, client: str | None = None):
         """Count a guess (here and in Redis); False when the game or the client is at its limit. The answer
         is what ``give_back`` needs to take this guess back."""
-        from ..game.tableside.keys import WINDOW
+        from ...game.tableside.keys import WINDOW
 
         if not self.local.take(game_id, client):
             return False
@@ -438,7 +438,7 @@ class SharedRoomGuesses:
         return f"{PREFIX}:room-guesses:{kind}"
 
     def take(self, kind: str, client: str | None):
-        from ..game.tableside.keys import ROOM_KEPT, ROOM_SEEN, WINDOW, RoomGuesses
+        from ...game.tableside.keys import ROOM_KEPT, ROOM_SEEN, WINDOW, RoomGuesses
 
         client = client or "?"
         key, now = self._key(kind), time.time()
@@ -472,7 +472,7 @@ class SharedRoomGuesses:
         self.shared._call(lambda r: r.zrem(key, member))
 
     def recent(self, kind: str) -> list[tuple[float, str]]:
-        from ..game.tableside.keys import ROOM_SEEN
+        from ...game.tableside.keys import ROOM_SEEN
 
         now = time.time()
         found = self.shared._call(lambda r: r.zrangebyscore(self._key(kind), now - ROOM_SEEN, "+inf",

@@ -1,6 +1,6 @@
 """The Jinja environment the live fragments are rendered in: the app's, with templates that include without copying.
 
-A fragment's context is lazy (``webapp.live.context.Lazy``): Jinja's own ``{% include %}`` in a loop would copy it
+A fragment's context is lazy (``webapp.live.screens.context.Lazy``): Jinja's own ``{% include %}`` in a loop would copy it
 into a dict and so compute every value; ``_SharedTemplate`` looks its locals up in front of it instead.
 """
 

@@ -22,10 +22,10 @@ from typing import Any, NamedTuple
 
 from flask import current_app, has_app_context, has_request_context, request
 
-from .. import seams
-from ..game.core import speech
-from ..game.core.model import Rejected
-from ..game.tableside.screenview import LANGUAGES as SCREEN_LANGUAGES
+from ... import seams
+from ...game.core import speech
+from ...game.core.model import Rejected
+from ...game.tableside.screenview import LANGUAGES as SCREEN_LANGUAGES
 
 
 # --- a device's language (?lang=, the cookie, Accept-Language), and a refusal said in it ----------------------

@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict, deque
 from typing import Callable, Hashable
 
-from ..game.core.text import N_
+from ...game.core.text import N_
 
 #: native threads the plans are reckoned on (the loop's thread takes turns at the GIL with each one running)
 THREADS = 2

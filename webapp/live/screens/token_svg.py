@@ -28,7 +28,7 @@ from types import SimpleNamespace
 
 from markupsafe import Markup
 
-from ..game.core.text import N_
+from ...game.core.text import N_
 from . import language
 
 #: a token's disc sits this far inside its box, all round (its circle's radius is half the box less it)

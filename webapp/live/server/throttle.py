@@ -30,8 +30,8 @@ import time
 from collections import defaultdict, deque
 from contextlib import contextmanager
 
-from ..game.core.model import Rejected
-from ..game.core.text import N_
+from ...game.core.model import Rejected
+from ...game.core.text import N_
 
 
 def _loopback(address: str) -> bool:

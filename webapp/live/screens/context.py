@@ -3,7 +3,7 @@
 ``context`` gives one audience's view of the game (its tokens, log, fight, templates, fog...) as a :class:`Lazy`
 mapping whose makers are made once, at import (``_MAKERS``). What several audiences of one update read alike (a
 token's badges, its drawing, the newest log lines) is kept in the update's shared dict, so it is made once.
-Each screen part declares the values its template reads (``webapp.live.parts``: ``Part.reads``); each is one of
+Each screen part declares the values its template reads (``webapp.live.screens.parts``: ``Part.reads``); each is one of
 these makers (tests/app/test_screen_parts.py checks it).
 """
 
@@ -21,14 +21,14 @@ from markupsafe import Markup
 import rules
 from rules.text import unpack
 
-from ..game.fight import aiming, defenses, reroll, table_dice, soak
-from ..game.views import audience, boardlist
-from ..game.bridge import describe, fighting, fog
-from ..game.board import editor, handouts, maps, templates, uvtt
-from ..game.planning import foeplay, suggestions
-from ..game.tableside import screenview
-from ..game.core.model import Actor, Game, LogEntry, Rejected
-from ..game.board import lighting
+from ...game.fight import aiming, defenses, reroll, table_dice, soak
+from ...game.views import audience, boardlist
+from ...game.bridge import describe, fighting, fog
+from ...game.board import editor, handouts, maps, templates, uvtt
+from ...game.planning import foeplay, suggestions
+from ...game.tableside import screenview
+from ...game.core.model import Actor, Game, LogEntry, Rejected
+from ...game.board import lighting
 from . import drawing, language, token_svg
 from .logcard import last_attack, log_section, screen_feed
 
@@ -133,7 +133,7 @@ _MAP_MAKERS: dict[str, Callable[[Lazy], Any]] = {
     "picture": lambda c: picture_of(c.game, c["shown_map"], c.actor),
     "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
     "maps_list": lambda c: maps.summary(c.game) if c.actor.role == "gm" and c.game.maps else [],
-    # where things are drawn on the shown map: squares, or pointy / flat hexes (webapp/live/drawing.py)
+    # where things are drawn on the shown map: squares, or pointy / flat hexes (webapp/live/screens/drawing.py)
     "drawing": lambda c: drawing.of(_shown_board(c.game, c["shown_map_id"]).grid),
 }
 

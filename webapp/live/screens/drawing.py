@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from rules.grid import SQUARE, Grid
 
-from ..game.core.model import MAX_SEGMENTS
+from ...game.core.model import MAX_SEGMENTS
 from .token_svg import DISC_INSET
 
 

@@ -34,9 +34,9 @@ import threading
 
 from rules.text import pack
 
-from ..game.planning import foeplay
-from ..game.core.model import Actor, Event, Rejected
-from ..game.planning.suggestions import NotReckoned
+from ...game.planning import foeplay
+from ...game.core.model import Actor, Event, Rejected
+from ...game.planning.suggestions import NotReckoned
 from . import suggesting
 
 log = logging.getLogger(__name__)

@@ -21,13 +21,13 @@ left alone even when the sheet changed in the meantime (the wounds a fight dealt
 open stay; only what was typed is saved).
 
 Words: the fields' labels, hints and choices are the rules' own text, and a refusal is the form's (here and in
-webapp/web/sheetreading.py); both are shown through ``words`` (an object with ``translate(text)`` for a rules
+webapp/web/sheet/sheetreading.py); both are shown through ``words`` (an object with ``translate(text)`` for a rules
 text and ``say(msgid, **params)`` for a message of the form, marked ``N_``): the page hands in
 webapp.web.helptext, whose catalog is the "help" domain; the default is English as written.
 
 This module holds the form itself: its pairs, a value shown as text and a text read as a value, the sheet's
 values as the form sees them, and the pairs a sheet shows (``form_of``). The page's views of the fields are
-webapp/web/sheetviews.py; reading a posted form back into changes is webapp/web/sheetreading.py.
+webapp/web/sheet/sheetviews.py; reading a posted form back into changes is webapp/web/sheet/sheetreading.py.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ MAX_ROWS = 200
 
 
 def N_(msgid: str) -> str:
-    """A message of the form (here and in webapp/web/sheetreading.py), marked for the "help" catalog
+    """A message of the form (here and in webapp/web/sheet/sheetreading.py), marked for the "help" catalog
     (translations/help.cfg); said through ``words``."""
     return msgid
 

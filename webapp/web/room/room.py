@@ -24,8 +24,8 @@ machines, serve one room.
 
 This module is the room's front: its blueprint, who the organiser is (the setup link, login), the volunteers'
 doors (a printed link, the GM PIN), what a reset table's or a closed room's pages lead to, and the names a table's
-game pages show. The organiser's page and its changes are webapp/web/roompage.py (routes on this blueprint); the
-tables' lifecycle, webapp/live/roomtables.py; the room's words, webapp/web/roomwords.py.
+game pages show. The organiser's page and its changes are webapp/web/room/roompage.py (routes on this blueprint); the
+tables' lifecycle, webapp/live/roomtables.py; the room's words, webapp/web/room/roomwords.py.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ import secrets
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
-from .. import launch
-from ..game.tableside import keys
-from ..live.roomtables import PIN_DIGITS, ROOM_CLOSED
-from . import hub, remember_key, remembered_key, slow_wrong_guess, unlock
+from ... import launch
+from ...game.tableside import keys
+from ...live.roomtables import PIN_DIGITS, ROOM_CLOSED
+from .. import hub, remember_key, remembered_key, slow_wrong_guess, unlock
 from .roomwords import N_, _, gettext_in_templates
 
 bp = Blueprint("room", __name__)

@@ -14,12 +14,13 @@ from flask_babel import gettext as _
 import rules
 from rules.system import RuleError, RuleNotImplemented, SheetError
 
-from ..game.fight import characters
-from ..game.bridge import fighting, fog
-from ..game.core.model import Rejected
-from ..live import language
-from . import helptext, hub, sheetform, sheetreading, sheetviews
-from .game import _seat, bp
+from ...game.fight import characters
+from ...game.bridge import fighting, fog
+from ...game.core.model import Rejected
+from ...live.screens import language
+from .. import helptext, hub
+from . import sheetform, sheetreading, sheetviews
+from ..game import _seat, bp
 
 
 def _token_for(game_id: str, token_id: str):

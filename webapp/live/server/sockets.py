@@ -6,7 +6,7 @@ preview   {"token_id", "x", "y", "done"?} -> others see it; nothing is stored
 map_ping  {"x", "y"} -> every screen flashes the spot with the pinger's name ("map_ping"); nothing is stored
 template_preview {"template_id", "dx", "dy", "done"?} -> others see a template being dragged; nothing is stored
 screen_box {"x", "y", "width", "height", "frame_w", "frame_h", "screen_w"} (the table screen) -> the GM's pages;
-          {"ask": true} (the GM) -> the table screens report again (webapp/live/screenbox.py); nothing is stored
+          {"ask": true} (the GM) -> the table screens report again (webapp/live/screens/screenbox.py); nothing is stored
 sync      {"since"} -> a fresh copy of the page's live parts
 device    {"visible", "seq"?} (a player's page) -> shown or hidden, the last update applied: the GM's players card
           (webapp/live/devices.py); nothing is stored, nothing goes to the players or the table screen
@@ -22,14 +22,14 @@ import logging
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
-from . import language, screenbox
-from .committing import DATABASE_AWAY
-from .presence import language_room, room
-from ..storage.store import DamagedLog, WriteFailed
-from ..game.core.model import Rejected
-from ..game.core.text import N_, TooDeep, too_deep_message
+from ..screens import language, screenbox
+from ..committing import DATABASE_AWAY
+from ..presence import language_room, room
+from ...storage.store import DamagedLog, WriteFailed
+from ...game.core.model import Rejected
+from ...game.core.text import N_, TooDeep, too_deep_message
 from .lanes import FAILED, Lanes
-from .language import to_sender
+from ..screens.language import to_sender
 
 log = logging.getLogger(__name__)
 

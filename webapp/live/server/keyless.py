@@ -1,7 +1,7 @@
 """The live link's limits at the transport: keyless connections and websocket messages.
 
 A Socket.IO connection is an engine.io session (a long-poll or a websocket) that then connects to a game
-with its key (webapp/live/sockets.py). Until it has, it is a stranger's, and costs the server a session:
+with its key (webapp/live/server/sockets.py). Until it has, it is a stranger's, and costs the server a session:
 
 - one that has not connected to a game within ``AUTH_TIMEOUT`` seconds of opening is closed;
 - one client address may hold at most ``PER_ADDRESS`` of them at once: the next is refused (engine.io
@@ -29,7 +29,7 @@ Connected to a game, a connection counts against its seat and its address (issue
 - one client address holds at most ``PER_ADDRESS_SEATED`` connected ones: the next is refused, with a word.
 
 Every connection closed from here (and every one engine.io closes) is shut down after ``CLOSE_GRACE`` seconds
-if its client has not closed it by then (webapp/live/serving.py's ``Connection``): a client that never answers
+if its client has not closed it by then (webapp/live/server/serving.py's ``Connection``): a client that never answers
 a websocket's close holds no file past that.
 
 Websocket messages: simple-websocket is given engine.io's limit (``max_message_size``) and so closes a
@@ -44,7 +44,7 @@ from __future__ import annotations
 import logging
 import time
 
-from .. import seams
+from ... import seams
 
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class PacedReads:
     def __init__(self, sock, websocket) -> None:
         self.sock = sock
         self.websocket = websocket
-        self.conn = getattr(websocket, "environ", {}).get("tacmap.connection")  # webapp/live/serving.py's
+        self.conn = getattr(websocket, "environ", {}).get("tacmap.connection")  # webapp/live/server/serving.py's
         self.read = 0
 
     def recv(self, size: int) -> bytes:
@@ -196,7 +196,7 @@ class Keyless:
         eio.handle_request = on_request  # engine.io's WSGI app calls it on the server at each request
 
     def _link(self, eio_sid: str, environ: dict) -> None:
-        """The websocket's connection (webapp/live/serving.py) this session opened on, marked keyless."""
+        """The websocket's connection (webapp/live/server/serving.py) this session opened on, marked keyless."""
         conn = environ.get("tacmap.connection")
         if conn is not None and conn.websocket:
             conn.address = self._address.get(eio_sid, conn.address)  # as the trusted proxy says, if any
