@@ -23,19 +23,14 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 import rules
 from rules.board import Board
-from rules.dice import DiceSource, NeedDice, RandomDice, TableDice
+from rules.dice import DiceSource, RandomDice
 
 from . import access
-from .fight import combat, table_dice
-from .planning import foeplay
-from .bridge import fog
-from .core import text
-from .board import tokens
-from .core.feature import type_of
-from .features import FEATURES
+from .core import text, validation
+from .core.feature import Deciding, type_of
 from .core.model import Actor, Event, Game, LogEntry, Rejected
-from .core import validation
 from .core.text import N_
+from .features import ACKS, AFTER_EVENT, ASIDES, FEATURES, GUARDS, WRAPS, new_game_events  # noqa: F401
 
 # --- commands ----------------------------------------------------------------
 
@@ -152,26 +147,23 @@ def describe_validation(exc: ValidationError) -> str:
 # --- events ------------------------------------------------------------------
 
 
-def new_game_events(name: str, system: str, board: Board, zones: list[dict] | None = None,
-                    made_by: str | None = None) -> list[Event]:
-    """``made_by``: "device" for a game made by another device than the server's own machine (not the room's
-    organiser either: webapp/web/lobby.py), which room mode never offers as a template (#57)."""
-    data = {"name": name, "system": system, "board": board.to_dict()}
-    if zones is not None:
-        data["zones"] = zones
-    if made_by is not None:
-        data["made_by"] = made_by
-    return [Event("game_created", data)]
-
-
 def authorize(game: Game, cmd: Any, actor: Actor) -> None:
-    """Who may send this command at all: the access matrix (webapp/game/access.py); then the finer checks."""
+    """Who may send this command at all: the access matrix (webapp/game/access.py)."""
     access.check_command(game, cmd, actor)
-    if isinstance(cmd, tokens.MoveToken) and cmd.force and actor.role != "gm":
-        raise Rejected(N_("only the GM can force a move"))
 
 
-def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -> list[Event]:
+def aside(payload: Any) -> tuple[Any, dict]:
+    """The payload without the fields features take aside (a plan's ``reckoned_at``, #67), and those fields."""
+    taken: dict = {}
+    if isinstance(payload, dict):
+        for take in ASIDES:
+            payload, more = take(payload)
+            taken.update(more)
+    return payload, taken
+
+
+def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None, aside: dict | None = None,
+           own=None) -> list[Event]:
     """The events a command causes, or Rejected: the state is not touched here.
 
     No events (an unchanged Save) is an answer too: nothing is recorded.
@@ -179,34 +171,23 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     goes into the events, so the log never needs it again. Each feature's
     decide checks who may; the steps other features declare they follow
     (a fight judges a move, an attack's Soak and reroll offers) come after.
-    A command the table does not decide (a question, undo) is a KeyError.
-    With the table's own dice (#59, ``table_dice``) a roll made at the table stops the command (``roll_asked``) until
-    ``enter_dice`` decides it again with the faces; while one waits, what could change its outcome is refused.
+    Around it, what the features declare (#66, ``webapp.game.features``): the guards, given the fields taken
+    ``aside``, then the wraps (the table's own dice decide a command again from its faces, the GM's hand turns Play
+    the foes off). ``own``: the decision of a command the table does not decide itself, ``own(game, cmd, actor,
+    dice)`` (undo's, with the game's log), in the same guards and wraps.
+    A command the table does not decide (a question) is a KeyError.
     """
     authorize(game, cmd, actor)
-    foeplay.check(game, cmd, actor)  # a step of the runner that plays the foes, while it still does (#60)
-    return foeplay.touched(game, cmd, actor, _with_dice(game, cmd, actor, dice))  # the GM's hand stops it
+    for guard in GUARDS:
+        guard(game, cmd, actor, aside or {})
+    step = own or _decided
+    for wrap in reversed(WRAPS):  # the first in the list outermost
+        step = functools.partial(_wrapped, wrap, step)
+    return step(game, cmd, actor, dice)
 
 
-def _with_dice(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> list[Event]:
-    if game.pending_roll:
-        table_dice.waiting(game, cmd.type, actor)
-    if isinstance(cmd, table_dice.EnterDice):
-        return _entered(game, cmd, actor, dice or RandomDice())
-    if game.dice.get("mode") != "table":  # the app's dice (the default): as before
-        return _decided(game, cmd, actor, dice)
-    if isinstance(cmd, table_dice.SetDice) and game.pending_roll:
-        events = _decided(game, cmd, actor, dice)
-        after = table_dice.rolled_for_now(game, cmd, events)
-        if after is not None:  # "the app rolls for me" while a roll of theirs waits: the app rolls it now (#70)
-            roll = table_dice.EnterDice(type="enter_dice", roll_id=game.pending_roll["id"], app=True)
-            return [*events, *_entered(game, roll, actor, dice or RandomDice(), after)]
-        return events
-    source = TableDice([], lambda roller: table_dice.table_rolls(game, roller), dice or RandomDice())
-    try:
-        return _decided(game, cmd, actor, source)
-    except NeedDice as need:
-        return [table_dice.asked(game, cmd, actor, need)]
+def _wrapped(wrap, inner, game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> list[Event]:
+    return wrap(game, cmd, actor, dice, Deciding(inner, parse_command))
 
 
 def _decided(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> list[Event]:
@@ -217,39 +198,11 @@ def _decided(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> lis
     return events
 
 
-def _entered(game: Game, cmd: Any, actor: Actor, dice: DiceSource, settings: dict | None = None) -> list[Event]:
-    """The faces of a roll the table was asked for (#59): the waiting command decided again from the start, as its
-    sender, with every roll made so far and these faces (or the app's roll of them); it asks the next roll, or
-    its events come with the roll settled. ``settings``: who rolls what, if not the game's dice settings now (a
-    ``set_dice`` that gives the app a player's dice, in the same step)."""
-    pending = table_dice.check_entry(game, cmd, actor)
-    made = [list(f) for f in pending["made"]]
-    entered = list(pending.get("entered", [])) + [False] * (len(made) - len(pending.get("entered", [])))
-    if cmd.app:
-        made.append(dice.roll(pending["roll"]["dice"]).faces)
-        entered.append(False)
-    else:
-        made.append(list(cmd.faces))
-        entered.append(True)
-    original = parse_command(pending["command"])
-    sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
-    source = TableDice(made, lambda roller: table_dice.table_rolls(game, roller, settings), dice)
-    try:
-        events = _decided(game, original, sender, source)
-    except NeedDice as need:
-        return [table_dice.asked(game, original, sender, need, {"entered": entered})]
-    entered += [False] * (len(source.made) - len(entered))
-    return [*events, Event("roll_settled", {"id": pending["id"], "made": source.made, "entered": entered})]
-
-
 def ack(events: list[Event], actor: Actor) -> dict:
-    """What the sender hears back besides ok and seq: a roll's result, a new character's id."""
-    out = combat.ack(events, actor)
-    for event in events:
-        if event.type == "roll_asked":  # the command waits for a roll made at the table (#59)
-            out["pending_roll"] = table_dice.ack(event, actor)  # its numbers: its roller's player's, the GM's (#72)
-        if event.type == "character_added":
-            out["character_id"] = event.data["character"]["id"]
+    """What the sender hears back besides ok and seq: a roll's result, a new character's id (each feature's)."""
+    out: dict = {}
+    for answer in ACKS:
+        out.update(answer(events, actor))
     return out
 
 
@@ -267,7 +220,8 @@ def evolve(game: Game, event: Event) -> None:
     log = functools.partial(_log, game)
     for step in steps:
         step(game, event, log)
-    fog.remember(game)
+    for after in AFTER_EVENT:  # what the fog remembers
+        after(game)
 
 
 def empty_game(game_id: str) -> Game:

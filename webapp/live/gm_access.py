@@ -81,6 +81,7 @@ class GmAccess:
         self.socketio = socketio
         self.games, self.presence = games, presence
         self.guesses = keys.Guesses()  # wrong GM password guesses (in Redis with several processes: ``Hub.share``)
+        self.room_guesses = keys.RoomGuesses()  # room mode's wrong organiser passwords and GM PINs (#57)
         self._good_passwords: set[tuple[str, str, str]] = set()
         #: set by the hub once every part exists: a password change is committed (``Committing.commit``), a new
         #: join code shown to the screens (``Fanout.emit``)

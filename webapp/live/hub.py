@@ -31,26 +31,20 @@ from typing import Any
 
 from flask import has_request_context, request as flask_request
 
-import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from ..game.fight import attacks, combat
-from ..game.planning import foeplay
-from ..game.tableside import keys, safety, undo
-from ..game.board import mapdata
-from ..game.views import replay_view
-from ..game.bridge import zonelayout
 from ..game.core.model import Actor, Event, Game, Rejected
 from ..game.core.text import N_
-from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
+from ..game.features import ANONYMOUS, HEAVY, RATES, ROUTES, STARTS
+from ..game.table import ack as table_ack, aside, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import GameRecord, Store
 from .server import throttle
 from .allowance import LogAllowance
 from .committing import NO_DEADLINE, Committed, Committing, Repeat, Sending, command_id
 from .devices import Devices
 from .screens.fanout import Fanout
-from .foes.foeplay import FoePlayers
+from .foes import RUNNERS
 from .games import Games
 from .gm_access import GmAccess, new_join_code, new_key
 from .presence import Presence, actor_for_audience, room
@@ -61,11 +55,10 @@ from .replaying import Replays
 from .committing import DATABASE_AWAY  # noqa: F401
 from .gm_access import JOIN_ALPHABET, guess_refused, qr_svg  # noqa: F401
 
-#: commands that redraw every screen's whole map (on a big map, a second or two): one at a time per game, the
-#: next refused while one runs or waits (#32: a GM's repeated fog toggles queue no pile of work)
-HEAVY_COMMANDS = frozenset({"set_fog", "activate_map", "resize_map"})
+#: commands that redraw every screen's whole map (on a big map, a second or two; ``Feature.heavy``): one at a time
+#: per game, the next refused while one runs or waits (#32: a GM's repeated fog toggles queue no pile of work)
+HEAVY_COMMANDS = HEAVY
 HEAVY_BUSY = "the last fog or map change is still being drawn: try again in a moment"
-X_CARD_TAPS = (2, 60.0)  # a seat taps the X-card at most twice a minute (a pause, resumed, and one more)
 
 
 class Hub:
@@ -80,7 +73,8 @@ class Hub:
         self.committing = Committing(store, socketio, self.games, self.presence, self.fanout, self.replays)
         self.relays = Relays(app, socketio, self.games, self.presence, self.fanout)
         self.devices = Devices(socketio)  # the players' devices as the GM sees them (#61), never stored
-        self.foe_players = FoePlayers(self)  # the runners that play the GM's foes (#60), one per game at most
+        # the runners features start after a commit (the one that plays the GM's foes, #60, ``foe_players``)
+        self.runners = {name: make(self) for name, make in RUNNERS.items()}
         # the parts that answer one another, told once each exists
         self.games.in_use, self.games.evicted = self.presence.any_connected, self.replays.forget  # idle games leave
         self.presence.players_changed = self.fanout.players_changed
@@ -89,18 +83,23 @@ class Hub:
         self._socketio = socketio
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/server/shared.py)
         self._shared = None
-        # X-card taps per seat, here only (webapp/game/tableside/safety.py: who tapped is kept nowhere else)
-        self.x_cards = throttle.Window(*X_CARD_TAPS)
+        # the commands a player's seat may send so often (``Feature.rates``: X-card taps, kept here only, who tapped
+        # is kept nowhere else), per command type
+        self.rates = {kind: throttle.Window(times, seconds) for kind, (times, seconds, _) in RATES.items()}
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
         self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
-        self.room_guesses = keys.RoomGuesses()  # room mode's wrong organiser passwords and GM PINs (#57)
         self._guard = threading.Lock()
         self._heavy: set[str] = set()  # games with a command that redraws the whole map running or waiting
         # commands being carried out in this process now, and when the last one ended (``quiet_for``)
         self._running = 0
         self._ran_at = 0.0
+
+    @property
+    def foe_players(self):
+        """The runner that plays the GM's foes (#60), one per game at most."""
+        return self.runners["foe_players"]
 
     @property
     def socketio(self):
@@ -130,7 +129,7 @@ class Hub:
 
         self.shared = shared
         self.gm_access.guesses = SharedGuesses(shared, self.gm_access.guesses)
-        self.room_guesses = SharedRoomGuesses(shared, self.room_guesses)
+        self.gm_access.room_guesses = SharedRoomGuesses(shared, self.gm_access.room_guesses)
 
     # --- games ------------------------------------------------------------
 
@@ -139,14 +138,12 @@ class Hub:
                     made_by: str | None = None) -> GameRecord:
         """A new game; a zone system without a map of its own gets a small default zone map. ``made_by``: "device"
         when another device made it (``table.new_game_events``)."""
-        if rules.get(system).board == "zones" and zones is None:  # KeyError for an unknown system
-            board, zones = mapdata.zone_map({"zones": zonelayout.DEFAULT_ZONES})
         game_id = secrets.token_hex(4)
         record = GameRecord(
             id=game_id, name=name, system=system, gm_key=new_key(), screen_key=new_key(),
             join_code=new_join_code(), created_at=time.time(),
         )
-        events = new_game_events(name, system, board or Board(24, 16), zones, made_by)
+        events = new_game_events(name, system, board, zones, made_by)  # KeyError for an unknown system
         game = replay(game_id, events)
         for event in setup or []:
             evolve(game, event)
@@ -176,7 +173,7 @@ class Hub:
         """Run a command; returns once its events are on disk. A client's command (in a request or on a socket)
         takes its turn among its seat's and its address's (``throttle.Seats``): refused ``Busy`` past them.
         ``sending``: from the lane that took it, when its sender gives up and whom to tell once it queued."""
-        if isinstance(payload, dict) and payload.get("type") in safety.ANONYMOUS:
+        if isinstance(payload, dict) and payload.get("type") in ANONYMOUS:
             # the X-card: its command id is dropped here, never stored beside its seat (a repeat changes nothing)
             payload = {k: v for k, v in payload.items() if k != "cid"}
         payload, cid = command_id(payload)
@@ -246,33 +243,35 @@ class Hub:
                     self._heavy.discard(game_id)
 
     def _execute_one(self, game_id: str, actor: Actor, payload: Any, sending: Sending) -> Committed:
-        if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
-            return self.gm_access.security_command(game_id, actor, keys.parse(payload), sending=sending)
-        if isinstance(payload, dict) and payload.get("type") in replay_view.COMMAND_TYPES:
+        """A command down its feature's route (``Feature.routes``), else the table's commit."""
+        route, feature = ROUTES.get(payload.get("type"), (None, None)) if isinstance(payload, dict) else (None, None)
+        if route == "keys":
+            return self.gm_access.security_command(game_id, actor, feature.parse(payload), sending=sending)
+        if route == "view":
             # a view, not a change: nothing is appended to the log, the answer carries the seq of the log's head
-            reply = self.replays.command(game_id, actor, replay_view.parse(payload))
+            reply = self.replays.command(game_id, actor, feature.parse(payload))
             return Committed(self.game(game_id).seq, [], reply)
-        payload, at = foeplay.reckoned_at(payload)  # a plan's step: the seq its plan was reckoned at (#67)
+        payload, taken = aside(payload)  # a plan's step: the seq its plan was reckoned at (#67)
         cmd = parse_command(payload)
-        if isinstance(cmd, safety.XCard) and actor.role == "player" and not self.x_cards.take(f"{game_id} {actor.audience}"):
-            raise Rejected(N_("You tapped the X-card a moment ago: the GM has it. Tap again in a minute if you need to."))
-        if isinstance(cmd, (attacks.PreviewAttack, combat.Reach)):  # questions: answered, nothing stored
+        rate = self.rates.get(cmd.type)
+        if rate is not None and actor.role == "player" and not rate.take(f"{game_id} {actor.audience}"):
+            raise Rejected(RATES[cmd.type][2])
+        if route in ("question", "preview"):  # questions: answered, nothing stored
             with self.lock(game_id):
                 game = self.game(game_id)
                 if game is None:
                     raise Rejected(N_("no game %(id)s"), id=repr(game_id))
                 authorize(game, cmd, actor)  # the access matrix: who may send this at all
-                if isinstance(cmd, combat.Reach):
-                    return Committed(game.seq, [], combat.reach(game, cmd, actor))
+                if route == "question":
+                    return Committed(game.seq, [], feature.answers[type(cmd)](game, cmd, actor))
             return self.relays.preview_attack(game_id, actor, cmd)
         # the access matrix is checked on the very state the command is decided on (in the commit's batch)
-        if isinstance(cmd, undo.Undo):
-            def decide_undo(game: Game) -> list[Event]:
-                authorize(game, cmd, actor)
-                # the GM's hand: the foes are no longer played (#60)
-                return foeplay.touched(game, cmd, actor, undo.decide(game, actor, self.store, game_id, replay))
+        if route == "alone":  # undo: decided with the game's log, alone in its batch
+            def decide_alone(game: Game) -> list[Event]:
+                return decide(game, cmd, actor, aside=taken,
+                              own=lambda g, c, a, dice: feature.alone(g, a, self.store, game_id, replay))
 
-            return self.commit(game_id, decide_undo, alone=True, sending=sending)
+            return self.commit(game_id, decide_alone, alone=True, sending=sending)
 
         def answer(events: list[Event]) -> dict:
             return table_ack(events, actor)
@@ -281,14 +280,14 @@ class Hub:
         local = throttle.from_this_machine(flask_request.environ) if has_request_context() else None
 
         def decide_counted(game: Game) -> list[Event]:
-            foeplay.fresh(game, at)  # a plan reckoned for an older state is not played on this one (#67)
-            events = decide(game, cmd, actor, self.dice(game))  # decide authorizes
+            events = decide(game, cmd, actor, self.dice(game), aside=taken)  # decide authorizes
             # a seat cannot fill the disk, nor a game, whoever its GM is
             self.allowance.charge(game_id, actor, events, local, game.seq, lambda: self.store.log_size(game_id))
             return events
 
         done = self.commit(game_id, decide_counted, answer=answer, sending=sending)
-        self.foe_players.started(game_id, done.events)  # the "play the foes" switch on: its runner, here (#60)
+        for name in STARTS:  # what a feature starts after a commit: the "play the foes" switch's runner (#60)
+            self.runners[name].started(game_id, done.events)
         return Committed(done.seq, done.events, answer(done.events))
 
     # --- what the rest of the app asks the parts most ----------------------------------
@@ -296,6 +295,11 @@ class Hub:
     @property
     def guesses(self):
         return self.gm_access.guesses
+
+    @property
+    def room_guesses(self):
+        """Room mode's wrong organiser passwords and GM PINs (#57)."""
+        return self.gm_access.room_guesses
 
     def key_actor(self, game_id: str, key: Any) -> Actor | None:
         return self.gm_access.key_actor(game_id, key)

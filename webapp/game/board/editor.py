@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 import rules
 from rules.board import Board
 
-from ..bridge import zonelayout
+from ..bridge import fog, zonelayout
 from .maps import get_map, map_board as board_of
 from ..core.feature import Feature
 from ..core.model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected
@@ -518,7 +518,9 @@ def _evolve_event(game: "Game", event: Event, log) -> None:
     evolve(game, event.type, event.data, log)
 
 
-FEATURE = Feature("editor", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=_evolve_event)
+#: the fog's memory kept after every event; fog and a new map size redraw every screen's whole map
+FEATURE = Feature("editor", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=_evolve_event,
+                  after_event=fog.remember, heavy=frozenset({"set_fog", "resize_map"}))
 
 
 __all__ = ["COMMANDS", "EVENTS", "FEATURE", "decide", "evolve", "map_board", "materials"]

@@ -415,4 +415,6 @@ def evolve(game: "Game", event: Event, log) -> None:
         raise ValueError(f"unknown map event {kind!r}")
 
 
-FEATURE = Feature("maps", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
+#: another map shown redraws every screen's whole map
+FEATURE = Feature("maps", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve,
+                  heavy=frozenset({"activate_map"}))

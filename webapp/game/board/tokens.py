@@ -406,4 +406,11 @@ def evolve(game: Game, event: Event, log) -> None:
         log(say("a door was closed") if d["closed"] else say("a door was opened"), "gm" if d.get("map_id") else "all")
 
 
-FEATURE = Feature("tokens", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
+def guard(game: Game, cmd: Any, actor: Actor, aside: dict) -> None:
+    """A forced move (through walls, past the rules) is the GM's alone."""
+    if isinstance(cmd, MoveToken) and cmd.force and actor.role != "gm":
+        raise Rejected(N_("only the GM can force a move"))
+
+
+FEATURE = Feature("tokens", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve,
+                  guard=guard)

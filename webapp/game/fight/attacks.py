@@ -222,5 +222,6 @@ def evolve(game: "Game", event: Event, log) -> None:
 
 
 #: a preview is a question the hub answers (nothing stored); what follows an attack (Soak, a reroll) says so itself
+#: an attack's odds before it is made are relayed, never stored (webapp/live/relays.py)
 FEATURE = Feature("attacks", COMMANDS, decide={Attack: decide, ChooseDefense: decide}, dice=True, events=EVENTS,
-                  evolve=evolve)
+                  evolve=evolve, routes={PreviewAttack: "preview"})

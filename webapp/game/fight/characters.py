@@ -177,7 +177,13 @@ def evolve(game: "Game", event: Event, log) -> None:
         log(say("{name}'s sheet changed: {fields}", name=character.name, fields=", ".join(d["changes"])), "gm", None)
 
 
-FEATURE = Feature("characters", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
+def ack(events: list[Event], actor: "Actor") -> dict:
+    """A new character's id, for its maker."""
+    return {"character_id": e.data["character"]["id"] for e in events if e.type == "character_added"}
+
+
+FEATURE = Feature("characters", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve,
+                  ack=ack)
 
 
 def is_own(character: Character, actor: "Actor") -> bool:

@@ -433,4 +433,5 @@ def ack(events: list[Event], actor: "Actor") -> dict:
 
 #: the questions (``reach``) are answered by the hub, never decided; a token's move is judged here once decided
 FEATURE = Feature("combat", COMMANDS + QUERIES, decide=dict.fromkeys(COMMANDS, decide), dice=True, events=EVENTS,
-                  evolve=evolve, follows=(Follows(commands=("move_token",), decided=judged_move),))
+                  evolve=evolve, follows=(Follows(commands=("move_token",), decided=judged_move),), ack=ack,
+                  routes={Reach: "question"}, answers={Reach: reach})

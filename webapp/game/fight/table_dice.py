@@ -21,17 +21,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.dice import DT_EXPLODE, DiceError, NeedDice, parse, rolled_from
+from rules.dice import DT_EXPLODE, DiceError, DiceSource, NeedDice, RandomDice, TableDice, parse, rolled_from
 from rules.text import Say, pack, say, unpack
 
 from . import characters
 from ..bridge import fog
-from ..core.feature import Feature
-from ..core.model import Event, Rejected
+from ..core.feature import Deciding, Feature
+from ..core.model import Actor, Event, Rejected
 from ..core.text import N_, rules_words
 
 if TYPE_CHECKING:
-    from ..core.model import Actor, Game
+    from ..core.model import Game
 
 MODES = ("app", "table")
 MAX_FACES = 200  # one entry: more faces than any roll of the five systems shows (explosions included)
@@ -278,7 +278,16 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     return out
 
 
-def ack(event: Event, actor: "Actor") -> dict:
+def ack(events: list[Event], actor: "Actor") -> dict:
+    """A command that waits for a roll made at the table (``roll_asked``) answers with it (``pending_roll``)."""
+    out: dict = {}
+    for event in events:
+        if event.type == "roll_asked":
+            out["pending_roll"] = _pending_ack(event, actor)  # its numbers: its roller's player's, the GM's (#72)
+    return out
+
+
+def _pending_ack(event: Event, actor: "Actor") -> dict:
     """The ``pending_roll`` of a command's answer (``roll_asked``): its dice, roller and chance for whoever enters
     it (its player, the GM); for anyone else (a player whose attack waits for a foe's defense roll) its id alone: a
     foe's numbers and a hidden foe's id are the GM's (#72). An event from before #72 says no player: the GM's."""
@@ -343,5 +352,59 @@ def state_view(game: "Game", actor: "Actor") -> dict:
     return settings(game)
 
 
+def guard(game: "Game", cmd: Any, actor: "Actor", aside: dict) -> None:
+    """While a roll made at the table waits, what could change its outcome is refused (``waiting``)."""
+    if game.pending_roll:
+        waiting(game, cmd.type, actor)
+
+
+def wrap(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource | None, deciding: Deciding) -> list[Event]:
+    """A command decided with the table's dice: a roll made at the table stops it (``roll_asked``) until
+    ``enter_dice`` decides it again with the faces; with the app's dice (the default) it is decided as ever."""
+    if isinstance(cmd, EnterDice):
+        return _entered(game, cmd, actor, dice or RandomDice(), deciding)
+    if game.dice.get("mode") != "table":  # the app's dice (the default): as before
+        return deciding.decide(game, cmd, actor, dice)
+    if isinstance(cmd, SetDice) and game.pending_roll:
+        events = deciding.decide(game, cmd, actor, dice)
+        after = rolled_for_now(game, cmd, events)
+        if after is not None:  # "the app rolls for me" while a roll of theirs waits: the app rolls it now (#70)
+            roll = EnterDice(type="enter_dice", roll_id=game.pending_roll["id"], app=True)
+            return [*events, *_entered(game, roll, actor, dice or RandomDice(), deciding, after)]
+        return events
+    source = TableDice([], lambda roller: table_rolls(game, roller), dice or RandomDice())
+    try:
+        return deciding.decide(game, cmd, actor, source)
+    except NeedDice as need:
+        return [asked(game, cmd, actor, need)]
+
+
+def _entered(game: "Game", cmd: EnterDice, actor: "Actor", dice: DiceSource, deciding: Deciding,
+             settings: dict | None = None) -> list[Event]:
+    """The faces of a roll the table was asked for (#59): the waiting command decided again from the start, as its
+    sender, with every roll made so far and these faces (or the app's roll of them); it asks the next roll, or
+    its events come with the roll settled. ``settings``: who rolls what, if not the game's dice settings now (a
+    ``set_dice`` that gives the app a player's dice, in the same step)."""
+    pending = check_entry(game, cmd, actor)
+    made = [list(f) for f in pending["made"]]
+    entered = list(pending.get("entered", [])) + [False] * (len(made) - len(pending.get("entered", [])))
+    if cmd.app:
+        made.append(dice.roll(pending["roll"]["dice"]).faces)
+        entered.append(False)
+    else:
+        made.append(list(cmd.faces))
+        entered.append(True)
+    original = deciding.parse(pending["command"])
+    sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
+    source = TableDice(made, lambda roller: table_rolls(game, roller, settings), dice)
+    try:
+        events = deciding.decide(game, original, sender, source)
+    except NeedDice as need:
+        return [asked(game, original, sender, need, {"entered": entered})]
+    entered += [False] * (len(source.made) - len(entered))
+    return [*events, Event("roll_settled", {"id": pending["id"], "made": source.made, "entered": entered})]
+
+
+#: around every command: refused while a roll waits, decided with the table's dice, answered with the roll it waits for
 FEATURE = Feature("table_dice", COMMANDS, decide={SetDice: decide, CallOffRoll: decide, EnterDice: decide},
-                  events=EVENTS, evolve=evolve)
+                  events=EVENTS, evolve=evolve, guard=guard, wrap=wrap, ack=ack)

@@ -189,6 +189,23 @@ def waits_for(game: "Game") -> str | None:
     return kind if kind in ("answer", "player") else None
 
 
+def guard(game: "Game", cmd: Any, actor: "Actor", aside: dict) -> None:
+    """A runner's step while it is the game's runner (``check``), on the state its plan was reckoned on (``fresh``)."""
+    check(game, cmd, actor)
+    fresh(game, aside.get("reckoned_at"))
+
+
+def aside(payload: dict) -> tuple[dict, dict]:
+    """The ``reckoned_at`` a plan's step carries, taken off its payload (``reckoned_at``)."""
+    payload, at = reckoned_at(payload)
+    return payload, ({} if at is None else {"reckoned_at": at})
+
+
+def wrap(game: "Game", cmd: Any, actor: "Actor", dice, deciding) -> list[Event]:
+    """The GM's own change while the foes are played turns the switch off (``touched``)."""
+    return touched(game, cmd, actor, deciding.decide(game, cmd, actor, dice))
+
+
 def reckoned_at(payload: Any) -> tuple[Any, int | None]:
     """The payload without its ``reckoned_at`` (the game's ``seq`` a plan's step was reckoned at, #67), and that
     seq (None when there is none); Rejected when it is not a seq."""
@@ -225,5 +242,7 @@ def over(game: "Game") -> bool:
     return not game.combat or fighting.no_foe_standing(game)
 
 
+#: around every command: a runner's step judged while it plays and on a fresh plan, the GM's hand turning it off; its
+#: runner (webapp/live/foes/foeplay.py) told of every commit
 FEATURE = Feature("foeplay", (PlayFoes,), decide={PlayFoes: _decide}, events=("foes_played", "foe_passed"),
-                  evolve=_evolve)
+                  evolve=_evolve, guard=guard, aside=aside, wrap=wrap, starts="foe_players")

@@ -115,7 +115,9 @@ def evolve(game, event, log) -> None:
 
 
 #: the keys are parsed and served by the hub (``keys.parse``, ``Hub.security_command``), not by the table
-FEATURE = Feature("keys", COMMANDS, events=EVENTS, evolve=evolve, apart=True)
+#: served by the hub's keys route (webapp/live/gm_access.py), parsed here
+FEATURE = Feature("keys", COMMANDS, events=EVENTS, evolve=evolve, apart=True, routes=dict.fromkeys(COMMANDS, "keys"),
+                  parse=parse)
 
 
 class Guesses:

@@ -49,4 +49,8 @@ def evolve(game: Game, event: Event, log) -> None:
     game.paused = event.type == "scene_paused"
 
 
-FEATURE = Feature("safety", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
+#: a seat taps the X-card at most twice a minute (a pause, resumed, and one more); who tapped is kept nowhere, not
+#: even its command id
+X_CARD_TAPS = (2, 60.0, N_("You tapped the X-card a moment ago: the GM has it. Tap again in a minute if you need to."))
+FEATURE = Feature("safety", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve,
+                  rates={XCard: X_CARD_TAPS}, anonymous=ANONYMOUS)

@@ -191,4 +191,5 @@ def evolve(game: "Game", event: Event, log) -> None:
 
 
 #: decided by the hub (``decide`` reads the store's log), applied here
-FEATURE = Feature("undo", (Undo,), events=("undone",), evolve=evolve)
+#: committed alone, decided with the game's log (the hub's "alone" route)
+FEATURE = Feature("undo", (Undo,), events=("undone",), evolve=evolve, routes={Undo: "alone"}, alone=decide)

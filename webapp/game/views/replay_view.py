@@ -69,14 +69,15 @@ COMMANDS = (Replay, ReplayEnd)
 COMMAND_TYPES = tuple(c.model_fields["type"].annotation.__args__[0] for c in COMMANDS)
 _adapter: TypeAdapter[Any] = TypeAdapter(Annotated[Union[COMMANDS], Field(discriminator="type")])
 #: a view, not a change: parsed and served by the hub (``Hub.replays``), no event
-FEATURE = Feature("replay", COMMANDS, apart=True)
-
-
 def parse(payload: dict) -> Any:
     try:
         return _adapter.validate_python(payload)
     except ValidationError as exc:
         raise validation.refused(exc, lambda loc: ".".join(str(p) for p in loc[1:]) or "replay") from None
+
+
+#: a view, not a change: served by the hub's view route (webapp/live/replaying.py), nothing appended to the log
+FEATURE = Feature("replay", COMMANDS, apart=True, routes=dict.fromkeys(COMMANDS, "view"), parse=parse)
 
 
 def screens(cmd: Replay, actor: Actor) -> list[str]:
