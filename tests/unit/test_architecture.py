@@ -2,6 +2,8 @@
 modules, a game package that stays pure (no Flask, Socket.IO, Werkzeug or SQLite), so it can be read, tested and
 reused without a server, and layers that hold at run time: web and live on game and storage, never back; storage
 does file and database I/O only. The rule systems (rules/) sit under all of it: no web app, no server, no I/O.
+Inside the game, rooms in one order (core, the bridge, the features, then views and planning; the command table
+and the list of features on top), no folder of more than 20 modules and no file of more than 700 lines.
 
 An import counts wherever it is written, inside a function too (a lazy import hides a circle, it does not
 remove it). The imports under ``if TYPE_CHECKING:`` never run, so they make no circle; they still point only
@@ -127,7 +129,7 @@ def test_the_game_package_imports_no_web_server_transport_or_database():
 def test_a_feature_module_of_the_game_imports_the_model_never_the_command_table():
     edges, _ = import_graph(WEBAPP)
     assert sorted(m for m, targets in edges.items() if "webapp.game.table" in targets and m.startswith("webapp.game")) == []
-    assert sorted(edges["webapp.game.core.model"]) == []  # the bottom: it imports nothing of the web app
+    assert sorted(edges["webapp.game.core.model"]) == []  # the bottom of core: it imports nothing of the web app
 
 
 def upward(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
@@ -191,6 +193,97 @@ def test_the_top_of_the_web_app_keeps_at_most_a_dozen_modules():
     assert {p.name for p in WEBAPP.iterdir() if (p / "__init__.py").is_file()} >= {"game", "live", "web", "storage"}
 
 
+#: the most modules (``*.py`` but ``__init__.py``) one folder of the web app holds: past it, rooms by role
+MAX_MODULES = 20
+#: the most lines a file of the web app or of the rules holds (docs/DEVELOPING.md, "Conventions")
+MAX_LINES = 700
+#: the rule systems' files already longer when the limit came, each held to its length until it is split: one may
+#: shrink (and leaves this list once within the limit), never grow, and no other file joins it
+LONGER_ALREADY = {"rules/los.py": 1413, "rules/tesseris_ads/attack.py": 1334, "rules/phase_tn/turns.py": 1061,
+                  "rules/savage_worlds/turns.py": 920, "rules/gurps_lite/attack.py": 870,
+                  "rules/gurps_lite/turns.py": 815, "rules/tesseris_ads/turns.py": 702}
+#: the game's rooms (docs/DESIGN.md "Layout"), bottom first, and the rooms each may import besides its own:
+#: the features cross freely among themselves; views and planning stand on them and not on each other
+GAME_ROOMS = {
+    "core": set(),
+    "bridge": {"core"},
+    "fight": {"core", "bridge", "board", "tableside"},
+    "board": {"core", "bridge", "fight", "tableside"},
+    "tableside": {"core", "bridge", "fight", "board"},
+    "views": {"core", "bridge", "fight", "board", "tableside"},
+    "planning": {"core", "bridge", "fight", "board", "tableside"},
+}
+#: the game's top (``table``, built from ``features``): no room imports it
+GAME_TOP = ("webapp.game.table", "webapp.game.features")
+
+
+def crowded(root: Path, most: int = MAX_MODULES) -> dict[str, int]:
+    """The folders of the package at ``root`` with more than ``most`` modules (``__init__.py`` not counted)."""
+    counts = {}
+    for folder in {root, *(p.parent for p in root.rglob("*.py"))}:
+        n = sum(1 for p in folder.glob("*.py") if p.name != "__init__.py")
+        if n > most:
+            counts[folder.relative_to(root.parent).as_posix()] = n
+    return counts
+
+
+def long_files(roots: list[Path], most: int = MAX_LINES) -> dict[str, int]:
+    """The files under ``roots`` over ``most`` lines, by their path from the checkout (``rules/los.py``)."""
+    found = {}
+    for root in roots:
+        for path in root.rglob("*.py"):
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            if n > most:
+                found[path.relative_to(root.parent).as_posix()] = n
+    return found
+
+
+def room_of(mod: str, game: str = "webapp.game") -> str | None:
+    """The room of a module of the game (``webapp.game.fight.combat`` -> ``fight``); None for one on top."""
+    rest = mod[len(game) + 1:].split(".") if mod.startswith(game + ".") else []
+    return rest[0] if len(rest) > 1 else None
+
+
+def against_the_rooms(edges: dict[str, set[str]], game: str = "webapp.game") -> list[tuple[str, str]]:
+    """The imports of a room's module that go against the rooms' order (``GAME_ROOMS``): to a room it may not
+    import, to the game package itself, or to the game's top (``GAME_TOP``)."""
+    found = []
+    top = {f"{game}.{name.rpartition('.')[2]}" for name in GAME_TOP}
+    for mod, targets in edges.items():
+        here = room_of(mod, game)
+        if here is None:
+            continue
+        for target in targets:
+            there = room_of(target, game)
+            if target in top or target == game or (
+                    there is not None and there != here and there not in GAME_ROOMS.get(here, set())):
+                found.append((mod, target))
+    return sorted(found)
+
+
+def test_no_folder_of_the_web_app_holds_more_than_twenty_modules():
+    assert crowded(WEBAPP) == {}
+
+
+def test_no_file_of_the_web_app_or_the_rules_is_over_seven_hundred_lines():
+    """No file of ``webapp/`` over ``MAX_LINES``; the rules' files listed in ``LONGER_ALREADY`` no longer than
+    they were, and every other one within the limit."""
+    found = long_files([WEBAPP, RULES])
+    assert {path: n for path, n in found.items() if path not in LONGER_ALREADY} == {}
+    assert {path: n for path, n in found.items() if n > LONGER_ALREADY[path]} == {}, "grown: split it instead"
+    assert sorted(set(LONGER_ALREADY) - set(found)) == [], "within the limit now: take it off LONGER_ALREADY"
+
+
+def test_the_game_rooms_point_one_way_core_bridge_features_then_views_and_planning():
+    """docs/DESIGN.md "Layout": core imports nothing else of the game; the bridge only core; the features the
+    bridge, core and each other; views and planning the features, the bridge and core, never each other; no room
+    imports views or planning from below, nor the table or the list of features (type-only imports included).
+    ``table`` itself, on top, may import any room."""
+    edges, _ = import_graph(WEBAPP, types=True)
+    assert {room_of(m) for m in edges} - {None} == set(GAME_ROOMS), "a room the order does not know"
+    assert against_the_rooms(edges) == []
+
+
 # --- the checks themselves catch what they are for -------------------------------------------------
 
 
@@ -242,3 +335,32 @@ def test_the_rules_check_sees_a_lazy_file_read_and_the_web_app(tmp_path):
     _, outside = import_graph(root, types=True)
     assert {m: names & set(NOT_IN_RULES) for m, names in outside.items() if names & set(NOT_IN_RULES)} == {
         "pkg.dice": {"os"}, "pkg.sheet": {"webapp"}}
+
+
+def test_the_size_checks_see_a_crowded_folder_and_a_long_file(tmp_path):
+    root = _package(tmp_path, {"__init__.py": "", **{f"room/m{i}.py": "" for i in range(21)}, "room/__init__.py": "",
+                               "short.py": "x = 1\n" * 3, "long.py": "x = 1\n" * 8})
+    assert crowded(root) == {"pkg/room": 21}
+    assert crowded(root, most=21) == {}
+    assert long_files([root], most=5) == {"pkg/long.py": 8}
+
+
+def test_the_rooms_check_sees_each_import_against_the_order(tmp_path):
+    files = {"__init__.py": "", "table.py": "from .planning import plan\nfrom .fight import combat\n",
+             "features.py": "from .views import recap\n"}
+    for room in GAME_ROOMS:
+        files[f"{room}/__init__.py"] = ""
+    files.update({
+        "core/model.py": "from ..bridge import fog\n",                         # core imports the bridge
+        "bridge/fog.py": "from ..core import model\nfrom ..board import tokens\n",  # the bridge imports a feature
+        "board/tokens.py": "from ..fight import combat\nfrom ..core.model import Game\n",
+        "fight/combat.py": "from ..board import tokens\nfrom .. import table\n",  # the features cross; table: no
+        "tableside/undo.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..views.recap import R\n",
+        "views/recap.py": "from ..fight import combat\nfrom ..planning import plan\n",  # views import planning
+        "planning/plan.py": "import pkg.features\nfrom ..bridge import fog\n",  # planning imports the list
+    })
+    root = _package(tmp_path, files)
+    assert against_the_rooms(import_graph(root)[0], "pkg") == [
+        ("pkg.bridge.fog", "pkg.board.tokens"), ("pkg.core.model", "pkg.bridge.fog"), ("pkg.fight.combat", "pkg.table"),
+        ("pkg.planning.plan", "pkg.features"), ("pkg.views.recap", "pkg.planning.plan")]
+    assert ("pkg.tableside.undo", "pkg.views.recap") in against_the_rooms(import_graph(root, types=True)[0], "pkg")

@@ -1,5 +1,7 @@
-"""The HTTP side: blueprints (lobby, the game pages and sheets, the JSON API, map files, the rules help),
-the access gate before every request, security headers and CSRF, error pages, and where the assets are."""
+"""The HTTP side: blueprints (lobby, the game pages, the JSON API, map files, hand-outs, the recap, the rules
+help), the access gate before every request, security headers and CSRF, sessions, languages, error pages, and where
+the assets are; ``sheet`` (character sheets: their page, editor and form) and ``room`` (room mode: its routes, the
+organiser's page, its words). docs/DESIGN.md "Layout" names each module."""
 
 from __future__ import annotations
 
