@@ -37,17 +37,20 @@ Movement's step rule (:meth:`Board.step_blocked`), the reading chosen for
 
 from __future__ import annotations
 
+import copy as _copy
 import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping, TypeVar
 
 from .grid import SQUARE, Grid
 from .text import say
 from .hexgeom import bucket_size, buckets_of_hex, hex_step_masks
 from .segments import Segment, clip_span, is_dyadic, orient, segment_touches  # noqa: F401 (callers import them here)
+
+T = TypeVar("T")
 
 Cell = tuple[int, int]
 Point = tuple[float, float]
@@ -363,23 +366,36 @@ class Board:
         """Whether the index ``name`` ("segments", "steps") is built for the board as it is."""
         return name in self._cache
 
+    def cached(self, name: str, make: Callable[[], T]) -> T:
+        """The value kept as ``name`` for the board as it is, else ``make()`` made now and kept: any index or
+        table a module derives from the board (emptied by every change to the board, copied by ``snapshot``)."""
+        found = self._cache.get(name)
+        if found is None:
+            found = self._cache[name] = make()
+        return found
+
+    def bare(self) -> "Board":
+        """A shallow copy of the board without what it keeps (``cached``): the state alone, to be pickled. The
+        board itself is not touched (its walls, doors, cells and terrain are shared with the copy)."""
+        copy = _copy.copy(self)
+        copy._cache = {}
+        return copy
+
+    def share_in(self, memo: dict) -> None:
+        """Prepares a ``copy.deepcopy`` memo so the deep copy of this board shares what is never changed in place
+        (its walls', doors' and cover's frozen values) and starts without what it keeps (``cached``)."""
+        memo[id(self._cache)] = {}
+        for part in (self._walls, self._doors, self._cover):
+            for value in part.values():
+                memo[id(value)] = value
+
     def segments(self) -> "SegmentIndex":
         """Walls and closed doors, bucketed by the cells they touch (cached)."""
-        index = self._cache.get("segments")
-        if index is None:
-            index = self._cache["segments"] = SegmentIndex(self)
-        return index
+        return self.cached("segments", lambda: SegmentIndex(self))
 
     def step_masks(self) -> list[int]:
         """For each cell (index ``y * width + x``), a bit mask of the refused steps."""
-        masks = self._cache.get("steps")
-        if masks is None:
-            if self.grid.hex:
-
-                masks = self._cache["steps"] = hex_step_masks(self)
-            else:
-                masks = self._cache["steps"] = _step_masks(self)
-        return masks
+        return self.cached("steps", lambda: hex_step_masks(self) if self.grid.hex else _step_masks(self))
 
     def step_blocked(self, a, b) -> bool:
         """True when a token may not step from cell ``a`` to the adjacent cell

@@ -140,17 +140,18 @@ def hex_step_masks(board) -> list[int]:
 
 def hex_links(board) -> list[tuple[int, ...]]:
     """For each hex, the indexes of the neighbours a step may go to (cached on the board)."""
-    links = board._cache.get("hex_links")
-    if links is None:
-        grid, w = board.grid, board.width
-        masks = board.step_masks()
-        dirs = [[dy * w + dx for dx, dy in d] for d in hex_dirs(grid)]
-        links = []
-        for i, m in enumerate(masks):
-            y, x = divmod(i, w)
-            offs = dirs[parity(grid, x, y)]
-            links.append(tuple(i + offs[k] for k in range(6) if not m & (1 << k)))
-        board._cache["hex_links"] = links
+    return board.cached("hex_links", lambda: _hex_links(board))
+
+
+def _hex_links(board) -> list[tuple[int, ...]]:
+    grid, w = board.grid, board.width
+    masks = board.step_masks()
+    dirs = [[dy * w + dx for dx, dy in d] for d in hex_dirs(grid)]
+    links = []
+    for i, m in enumerate(masks):
+        y, x = divmod(i, w)
+        offs = dirs[parity(grid, x, y)]
+        links.append(tuple(i + offs[k] for k in range(6) if not m & (1 << k)))
     return links
 
 

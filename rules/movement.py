@@ -39,14 +39,15 @@ def _check_policy(diagonal: str) -> str:
 
 
 def _terrain_list(board: Board) -> list:
-    cached = board._cache.get("terrain")
-    if cached is None:
-        w = board.width
-        cached = [1] * (w * board.height)
-        for (x, y), cost in board.terrain.items():
-            cached[y * w + x] = cost
-        board._cache["terrain"] = cached
-    return cached
+    return board.cached("terrain", lambda: _make_terrain_list(board))
+
+
+def _make_terrain_list(board: Board) -> list:
+    w = board.width
+    costs = [1] * (w * board.height)
+    for (x, y), cost in board.terrain.items():
+        costs[y * w + x] = cost
+    return costs
 
 
 def _cell(board: Board, cell) -> tuple[int, int]:

@@ -56,18 +56,40 @@ def pytest_configure(config):
                             "(e.g. DEMO=True, DICE_SEED=\"5\"); tests.helpers.make_app has the defaults")
 
 
+def _marked_config(node) -> dict:
+    marked = node.get_closest_marker("app_config")
+    return dict(marked.kwargs) if marked else {}
+
+
 @pytest.fixture
-def app(request, tmp_path):
+def app_overrides() -> dict:
+    """What the ``app`` fixture adds to its config that a marker cannot say, a value another fixture makes: a
+    module overrides this fixture (tests/app/test_room_mode.py: ``DATABASE`` from ``backend``). Nothing here."""
+    return {}
+
+
+@pytest.fixture
+def app(request, tmp_path, app_overrides):
     """An app for one test, its data in tmp_path/data. A test, class or module marked
-    ``pytest.mark.app_config(DEMO=True, DICE_SEED="5")`` gets that config on top of the defaults.
+    ``pytest.mark.app_config(DEMO=True, DICE_SEED="5")`` gets that config on top of the defaults (and of
+    ``app_overrides``).
 
     The demo games a first start makes (two fights, their characters and token pictures: half a second of a
     test's time) only for a test that asks for them: one that uses the ``demo`` fixture (or a fixture that does),
     or is marked ``app_config(DEMO=True)``. ``make_app`` itself keeps the server's default (the demo made)."""
-    marked = request.node.get_closest_marker("app_config")
-    config = dict(marked.kwargs) if marked else {}
+    config = {**app_overrides, **_marked_config(request.node)}
     config.setdefault("DEMO", "demo" in request.fixturenames)
     return make_app(tmp_path / "data", **config)
+
+
+@pytest.fixture(scope="module")
+def module_app(request, tmp_path_factory):
+    """One app for all of a module's tests (many cases against one app, none changing what the others read): a
+    module's ``app`` fixture of module scope returns it. Its config is the module's ``app_config`` marker on top
+    of the defaults; no demo game unless marked."""
+    config = _marked_config(request.node)
+    config.setdefault("DEMO", False)
+    return make_app(tmp_path_factory.mktemp("data"), **config)
 
 
 @pytest.fixture

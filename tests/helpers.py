@@ -1,7 +1,7 @@
-"""What the app and browser tests share: an app made for a test, the API's keys, a game made through the API, a
-command posted with a key (to the app, or to a live server) and the state read back, a live link, and a free
-port. Import it as ``from tests.helpers import ...`` (the repository's root is on the path: scripts/test runs
-``python -m pytest`` there)."""
+"""What the app and browser tests share: an app made for a test, the API's keys, a game made through the API (with
+a player, tokens, characters, a fight started: ``game_with``), a command posted with a key (to the app, or to a
+live server) and the state read back, a live link, and a free port. Import it as ``from tests.helpers import ...``
+(the repository's root is on the path: scripts/test runs ``python -m pytest`` there)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,44 @@ def join(client, game: dict, name: str) -> dict:
     r = client.post(f"{GAMES}/{game['id']}/players", json={"join_code": game["join_code"], "name": name})
     assert r.status_code in (200, 201), r.get_data(as_text=True)
     return r.json
+
+
+def put_token(client, game: dict, name: str, at, owner: str | None = None, **more) -> str:
+    """A token the GM puts on ``game`` (its id): ``at`` a cell ``(x, y)`` or a zone's id; ``owner`` a player's id
+    makes it that player's PC; ``more`` goes into the request as it is."""
+    where = {"zone": at} if isinstance(at, str) else {"x": at[0], "y": at[1]}
+    body = {"name": name, **where, **({"owner": owner, "kind": "pc"} if owner else {}), **more}
+    r = client.post(f"{GAMES}/{game['id']}/tokens", json=body, headers=bearer(game["gm_token"]))
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.json["id"]
+
+
+def start_fight(client, game: dict, ids) -> dict:
+    """The fight of the tokens ``ids`` started by the GM; the state's ``combat`` after it (its order, who acts)."""
+    r = command(client, game, {"type": "start_combat", "token_ids": list(ids)})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    return state(client, game)["combat"]
+
+
+def game_with(client, system: str, board: dict | None, tokens, name: str = "Test", player: str = "Mira",
+              sheets: dict | None = None, start: bool = False) -> tuple[dict, dict, dict]:
+    """A ``system`` game on ``board`` (``new_game``) that ``player`` joined, with ``tokens`` on it, each
+    ``(name, at, theirs)`` (``put_token``'s ``at``; ``theirs`` True for the player's PC) and, when ``sheets`` has
+    its name, given that sheet as a character right after (the player's for their PC); the fight of them all
+    started with ``start``. (The game, the player, ``{name: token id}``.)"""
+    g = new_game(client, system, board, name=name)
+    p = join(client, g, player)
+    ids = {}
+    for token_name, at, theirs in tokens:
+        owner = p["player_id"] if theirs else None
+        ids[token_name] = put_token(client, g, token_name, at, owner)
+        if sheets and token_name in sheets:
+            r = command(client, g, {"type": "add_character", "name": token_name, "token_id": ids[token_name],
+                                    "sheet": sheets[token_name], **({"owner": owner} if owner else {})})
+            assert r.status_code == 200, r.get_data(as_text=True)
+    if start:
+        start_fight(client, g, ids.values())
+    return g, p, ids
 
 
 def command(client, game: dict, body: dict, key: str | None = None):

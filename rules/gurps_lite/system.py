@@ -7,15 +7,10 @@ from typing import Any
 from ..dice import DiceSource
 from ..text import say
 from ..system import (
-    ActionOption,
     AttackRequest,
     AttackResult,
     BaseSystem,
-    Combatant,
     CoverEffect,
-    MoveResult,
-    SheetField,
-    TurnUpdate,
 )
 from . import suggest, turns
 from .badges import badges
@@ -49,17 +44,11 @@ class GurpsLite(BaseSystem):
     locations = LOCATIONS
     readings = READINGS
 
-    def sheet_fields(self) -> list[SheetField]:
-        return sheet_fields()
-
-    def default_sheet(self) -> dict:
-        return default_sheet()
-
-    def default_settings(self) -> dict:
-        return default_settings()
-
-    def derived(self, sheet: dict) -> dict:
-        return derived(sheet)
+    # a method that would only call a rule module's function with its own arguments is that function (#66)
+    sheet_fields = staticmethod(sheet_fields)
+    default_sheet = staticmethod(default_sheet)
+    default_settings = staticmethod(default_settings)
+    derived = staticmethod(derived)
 
     def validate_sheet(self, sheet: dict) -> None:
         validate_sheet(sheet)
@@ -69,14 +58,9 @@ class GurpsLite(BaseSystem):
         return [{"key": name, "label": f"{name} ({w.get('damage', '1d')} {w.get('type', 'cr')})", "data": w}
                 for name, w in weapons(sheet).items() if isinstance(w, dict)]
 
-    def initiative(self, combatants: list[Combatant], dice: DiceSource) -> list[dict]:
-        return turns.initiative(combatants, dice)
-
-    def move_allowance(self, sheet: dict, action: str = "move") -> float:
-        return move_allowance(sheet, action)
-
-    def allowed_maneuvers(self, sheet: dict, state: dict | None = None, moved: float = 0) -> list[dict]:
-        return allowed_maneuvers(sheet, state, moved)
+    initiative = staticmethod(turns.initiative)
+    move_allowance = staticmethod(move_allowance)
+    allowed_maneuvers = staticmethod(allowed_maneuvers)
 
     def range_band(self, distance: float, weapon: dict) -> str | None:
         if weapon.get("max") and distance > num_of(weapon["max"]):
@@ -109,39 +93,16 @@ class GurpsLite(BaseSystem):
         """The attacker's choices now (see :func:`rules.gurps_lite.options.attack_options`)."""
         return attack_options(request)
 
-    def apply(self, sheet: dict, result: AttackResult, target: str | None = None) -> dict:
-        return apply_result(sheet, result, target)
-
-    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-        return turns.begin_fight(combatants, dice, settings)
-
-    def end_fight(self, state: dict, combatants: list[Combatant], dice: DiceSource,
-                  settings: dict | None = None) -> TurnUpdate:
-        return turns.end_fight(state, combatants, dice, settings)
-
-    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
-                  settings: dict | None = None) -> TurnUpdate:
-        return turns.next_turn(state, combatants, dice, settings)
-
-    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
-        return turns.actions(state, actor, settings)
-
-    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
-            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
-        return turns.act(state, actor, action, combatants, dice, settings, options)
-
-    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float:
-        return turns.movement_left(state, mover, settings)
-
-    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
-             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
-        return turns.move(state, mover, path, cost, combatants, board, dice, settings)
-
-    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
-        return turns.after_attack(state, result, settings)
-
-    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
-        return badges(sheet, state)
+    apply = staticmethod(apply_result)
+    begin_fight = staticmethod(turns.begin_fight)
+    end_fight = staticmethod(turns.end_fight)
+    next_turn = staticmethod(turns.next_turn)
+    actions = staticmethod(turns.actions)
+    act = staticmethod(turns.act)
+    movement_left = staticmethod(turns.movement_left)
+    move = staticmethod(turns.move)
+    after_attack = staticmethod(turns.after_attack)
+    badges = staticmethod(badges)
 
     def out_of_fight(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> bool:
         """Unconscious, dead, destroyed or mortally wounded (*3d6 Combat*, "Injury"): the conditions the turn order

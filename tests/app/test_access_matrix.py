@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer, join, make_app, new_game
+from tests.helpers import bearer, join, new_game
 from webapp.game import access
 from webapp.game.tableside import keys
 from webapp.game.views import replay_view
@@ -18,8 +18,8 @@ ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, *replay_view.COMMAND_TYPES,
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("matrix"), DEMO=False)  # one app for the module's many cases
+def app(module_app):
+    return module_app  # one app for the module's many cases
 
 
 @pytest.fixture(scope="module")

@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from tests.helpers import bearer
-
-
-def new_game(client, name="Skirmish"):
-    r = client.post("/api/games", json={"name": name, "system": "plain_grid"})
-    assert r.status_code == 201, r.json
-    return r.json
+from tests.helpers import bearer, new_game
 
 
 def test_create_game_returns_keys_and_links(client):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     assert set(g) >= {"id", "gm_token", "join_code", "screen_token", "urls"}
     assert g["urls"]["gm"].endswith(f"/games/{g['id']}/gm?key={g['gm_token']}")
     assert g["join_code"] in g["urls"]["join"]
 
 
 def test_players_join_with_the_code_and_see_their_state(client):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     r = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"})
     assert r.status_code == 201
     player = r.json
@@ -30,13 +24,13 @@ def test_players_join_with_the_code_and_see_their_state(client):
 
 
 def test_wrong_join_code_is_refused(client):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     r = client.post(f"/api/games/{g['id']}/players", json={"join_code": "NOPE", "name": "Mira"})
     assert r.status_code == 403 and "join_code" in r.json["error"]
 
 
 def test_hidden_tokens_reach_the_gm_only(client):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "Ambusher", "x": 3, "y": 3, "hidden": True},
                 headers=bearer(g["gm_token"]))
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "Guard", "x": 4, "y": 3},
@@ -49,7 +43,7 @@ def test_hidden_tokens_reach_the_gm_only(client):
 
 
 def test_authentication_errors(client):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     url = f"/api/games/{g['id']}/state"
     assert client.get(url).status_code == 401
     assert "Bearer" in client.get(url).json["error"]
@@ -61,7 +55,7 @@ def test_authentication_errors(client):
 
 
 def test_malformed_json_is_a_400_with_a_message(client):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     r = client.post(f"/api/games/{g['id']}/commands", data="{not json", content_type="application/json",
                     headers=bearer(g["gm_token"]))
     assert r.status_code == 400 and "JSON" in r.json["error"]
@@ -70,7 +64,7 @@ def test_malformed_json_is_a_400_with_a_message(client):
 
 
 def test_refused_moves_leave_the_state_untouched(client):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     gm = bearer(g["gm_token"])
     tid = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 1, "y": 1}, headers=gm).json["id"]
     before = client.get(f"/api/games/{g['id']}/state", headers=gm).json
@@ -88,7 +82,7 @@ def test_refused_moves_leave_the_state_untouched(client):
 
 
 def test_html_in_a_name_is_shown_as_text(client, hub):
-    g = new_game(client)
+    g = new_game(client, name="Skirmish")
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "<img src=x onerror=alert(1)>", "x": 1, "y": 1},
                 headers=bearer(g["gm_token"]))
     page = client.get(g["urls"]["gm"], follow_redirects=True).get_data(as_text=True)

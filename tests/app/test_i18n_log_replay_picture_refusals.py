@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from test_damaged_data import a_game_with_moves
-from tests.helpers import bearer, join
+from tests.helpers import bearer, join, new_game
 from webapp import create_app, launch
 from webapp.storage import pictures
 
@@ -80,15 +80,15 @@ def test_a_log_that_breaks_while_served_is_told_to_a_german_socket_in_german(tmp
 pytestmark = pytest.mark.app_config(DEMO=False)
 
 
-def new_game(app, system="plain_grid"):
+def ruins_with_mira(app, system="plain_grid"):
+    """A game Mira joined; (an API client, the game, Mira)."""
     api = app.test_client()
-    g = api.post("/api/games", json={"name": "Ruins", "system": system}).json
-    p = join(api, g, "Mira")
-    return api, g, p
+    g = new_game(api, system, name="Ruins")
+    return api, g, join(api, g, "Mira")
 
 
 def test_a_replay_past_the_logs_end_is_refused_in_the_senders_language(app):
-    _api, g, _p = new_game(app)
+    _api, g, _p = ruins_with_mira(app)
     socketio = app.extensions["tacmap_socketio"]
     german = client_in(app, "de")
     gm = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]}, flask_test_client=german)
@@ -123,7 +123,7 @@ def upload(client, url: str, body: bytes, filename: str, **headers):
 def test_the_pictures_refusals_are_in_the_page_readers_language(app, monkeypatch):
     """From the GM page (upload.js), a map or picture refused is said in the page's language; the same upload
     through the JSON API answers in English whatever the caller's Accept-Language (docs/PROTOCOL.md)."""
-    api, g, p = new_game(app)
+    api, g, p = ruins_with_mira(app)
     gm = g["gm_token"]
     page = gm_page_in(app, g, "de")
     maps, picture = f"/games/{g['id']}/maps", f"/games/{g['id']}/maps/picture"
@@ -174,7 +174,7 @@ def test_a_maps_structure_refused_is_said_in_the_page_readers_language_and_in_en
     object...): said in the GM page's language, its JSON keys named as they are; English through the JSON API."""
     import json
 
-    api, g, _p = new_game(app)
+    api, g, _p = ruins_with_mira(app)
     page = gm_page_in(app, g, "de")
     res = {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4}, "pixels_per_grid": 50}
     cases = [
@@ -202,7 +202,7 @@ def test_a_maps_structure_refused_is_said_in_the_page_readers_language_and_in_en
 
 
 def test_a_template_a_player_may_not_move_is_refused_in_their_language(app):
-    api, g, p = new_game(app)
+    api, g, p = ruins_with_mira(app)
     hub, socketio = app.extensions["tacmap"], app.extensions["tacmap_socketio"]
     german = client_in(app, "de")
     gm = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
@@ -227,7 +227,7 @@ def test_a_template_a_player_may_not_move_is_refused_in_their_language(app):
 def test_a_picture_upload_the_busy_server_turns_away_is_told_so_in_the_senders_language(app, monkeypatch):
     """Every decode place taken (held here): the upload is a 503 with Retry-After, its reason in German on the GM
     page, in English through the JSON API (whatever its Accept-Language)."""
-    api, g, _p = new_game(app)
+    api, g, _p = ruins_with_mira(app)
     page = gm_page_in(app, g, "de")
     monkeypatch.setattr(pictures, "DECODE_WAIT", 0.05)
     held = [pictures._DECODES.acquire(timeout=1) for _ in range(pictures.DECODES_AT_ONCE)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import bearer
+from tests.helpers import bearer, start_fight
 from webapp import create_app
 
 from test_i18n_reach_and_range_refusals import refused, table
@@ -28,16 +28,9 @@ def said(c, g, links, command) -> list[str]:
     return [refused(link, command) for link in links] + [english(c, g, command)]
 
 
-def fight(c, g, ids) -> dict:
-    r = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),
-               json={"type": "start_combat", "token_ids": list(ids.values())})
-    assert r.status_code == 200, r.json
-    return c.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json["combat"]
-
-
 def test_phase_tn_refusals_of_a_turn_reach_each_sender_in_its_language(app):
     c, g, ids = table(app, "phase_tn", rules.get("phase_tn").default_sheet())
-    first = fight(c, g, ids)["current"]
+    first = start_fight(c, g, ids.values())["current"]
     names = {v: k for k, v in ids.items()}
     de, es = connect(app, g["id"], g["gm_token"], "de"), connect(app, g["id"], g["gm_token"], "es")
     drop = {"type": "act", "token_id": first, "action": "lose_targeting"}
@@ -85,7 +78,7 @@ def test_atomic_tomorrow_refusals_reach_each_sender_in_its_language(app):
     for name in ids:
         c.post(f"/api/games/{g['id']}/commands", headers=gm, json={"type": "add_character", "name": name,
                                                                   "token_id": ids[name]})
-    first = fight(c, g, ids)["current"]
+    first = start_fight(c, g, ids.values())["current"]
     names = {v: k for k, v in ids.items()}
     de, es = connect(app, g["id"], g["gm_token"], "de"), connect(app, g["id"], g["gm_token"], "es")
     grit = {"type": "act", "token_id": first, "action": "grit_check"}
@@ -131,7 +124,7 @@ def test_what_phase_tn_leaves_to_the_gm_is_said_in_the_askers_language(app):
     assert ack["ok"], ack
     assert "nicht automatisiert: Phase/TN: der Abschnitt Nahkampfangriffe des Dokuments ist leer" in ack["html"]
     assert "not automated" not in ack["html"] and "section is empty" not in ack["html"]
-    first = fight(c, g, ids)["current"]
+    first = start_fight(c, g, ids.values())["current"]
     dance = {"type": "act", "token_id": first, "action": "dance"}
     assert said(c, g, (de,), dance) == ["nicht automatisiert: Phase/TN: die Aktion 'dance' ist nicht automatisiert",
                                         "not automated: Phase/TN: the action 'dance' is not automated"]

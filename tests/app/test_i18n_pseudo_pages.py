@@ -16,7 +16,7 @@ import pytest
 from flask_babel import force_locale
 
 import rules
-from tests.helpers import bearer, command, join, new_game
+from tests.helpers import command, join, new_game, put_token
 from webapp import create_app, launch
 from webapp.live.screens import render
 from webapp.live.presence import actor_for_audience
@@ -256,8 +256,8 @@ def pseudo_client(app):
     return c
 
 
-def fight(app, system_id: str):
-    """A game of this system with a player, a PC and two foes, a fight started and an attack made."""
+def ruins_with_foes(app, system_id: str):
+    """A game of this system with a player, her PC and two foes (the fight: ``scripted_fight``)."""
     api = app.test_client()
     g = api.post("/api/games", json={"name": "Ruins", "system": system_id,
                                      "map": {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 3]}]}}).json
@@ -268,9 +268,7 @@ def fight(app, system_id: str):
     zoned = isinstance(app.extensions["tacmap"].game(g["id"]).zones, list)
     for name, (x, y), owner, zone in [("Hero", (2, 2), p["player_id"], "west"), ("Bandit", (3, 2), None, "west"),
                                       ("Brute", (8, 5), None, "east")]:
-        where = {"zone": zone} if zoned else {"x": x, "y": y}
-        body = {"name": name, **where, **({"owner": owner, "kind": "pc"} if owner else {})}
-        ids[name] = api.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+        ids[name] = put_token(api, g, name, zone if zoned else (x, y), owner)
     return api, g, p, ids
 
 
@@ -294,7 +292,7 @@ def scripted_fight(api, g, p, ids):
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_every_page_of_a_running_fight_is_in_the_pseudo_locale(app, system_id):
     hub = app.extensions["tacmap"]
-    api, g, p, ids = fight(app, system_id)
+    api, g, p, ids = ruins_with_foes(app, system_id)
     for _step, _answer in scripted_fight(api, g, p, ids):
         pass
     command(api, g, {"type": "start_combat", "token_ids": list(ids.values())}, g["gm_token"])
@@ -335,7 +333,7 @@ def test_every_live_update_of_a_scripted_fight_is_in_the_pseudo_locale(app, syst
     """The live fragments (render.fragments, what the hub sends each audience after a command), rendered in
     en_XA for the GM, the player and the table screen after every step of three rounds of a fight."""
     hub = app.extensions["tacmap"]
-    api, g, p, ids = fight(app, system_id)
+    api, g, p, ids = ruins_with_foes(app, system_id)
     audiences = ["gm", "screen", f"player:{p['player_id']}"]
     problems: dict[str, list[str]] = {}
     rendered = 0
@@ -371,7 +369,7 @@ def test_the_recap_replay_timeline_security_card_and_error_pages_are_in_the_pseu
     """The recap page and its download, the GM's replay timeline, the Security card with a password set, the
     pages of a 403, a 404, a 413 and a refused form, after a fight of three rounds."""
     hub = app.extensions["tacmap"]
-    api, g, p, ids = fight(app, "savage_worlds")
+    api, g, p, ids = ruins_with_foes(app, "savage_worlds")
     for _step, _answer in scripted_fight(api, g, p, ids):
         pass
     data = data_of(hub, g["id"])
@@ -421,7 +419,7 @@ def test_the_pushed_notices_and_socket_refusals_are_in_the_pseudo_locale(app):
     """What a connection is told outside a page: the notice when it is ended, a refused payload naming its
     field, the lanes' and the socket handlers' own refusals."""
     hub = app.extensions["tacmap"]
-    api, g, p, ids = fight(app, "plain_grid")
+    api, g, p, ids = ruins_with_foes(app, "plain_grid")
     socketio = app.extensions["tacmap_socketio"]
 
     def link(key):
@@ -467,7 +465,7 @@ def test_the_gm_replay_view_is_in_the_pseudo_locale(app):
     """The GM replaying a past moment of a fight: the banner and every part of the page drawn from then (the
     `replay` message), in the GM's device's language."""
     hub = app.extensions["tacmap"]
-    api, g, p, ids = fight(app, "savage_worlds")
+    api, g, p, ids = ruins_with_foes(app, "savage_worlds")
     for _step, _answer in scripted_fight(api, g, p, ids):
         pass
     socketio = app.extensions["tacmap_socketio"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import bearer, new_game
+from tests.helpers import bearer, new_game, put_token
 
 from test_i18n_server_notices import connect
 
@@ -19,10 +19,7 @@ def table(app, system: str, sheet: dict | None = None):
     """A game of ``system`` with the GM's Ann (with ``sheet``) at (2, 2) and a foe six squares away."""
     c = app.test_client()
     g = new_game(c, system, {"width": 16, "height": 8}, name="Reach")
-    ids = {}
-    for name, x in [("Ann", 2), ("Foe", 8)]:
-        ids[name] = c.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 2},
-                           headers=bearer(g["gm_token"])).json["id"]
+    ids = {name: put_token(c, g, name, (x, 2)) for name, x in [("Ann", 2), ("Foe", 8)]}
     if sheet is not None:
         r = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),
                    json={"type": "add_character", "name": "Ann", "token_id": ids["Ann"], "sheet": sheet})

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.helpers import bearer, join, new_game
+from tests.helpers import bearer, game_with
 from webapp import create_app
 
 
@@ -20,12 +20,8 @@ pytestmark = pytest.mark.app_config(DICE_SEED="7")
 def fight(app, system_id: str):
     """A game of this system: a player's PC and two foes, a fight started, a move and an attack made."""
     api = app.test_client()
-    g = new_game(api, system_id, {"width": 12, "height": 8, "walls": []}, name="Ruins")
-    p = join(api, g, "Mira")
-    ids = {}
-    for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Bandit", (3, 2), None), ("Brute", (8, 5), None)]:
-        body = {"name": name, "x": x, "y": y, **({"owner": owner, "kind": "pc"} if owner else {})}
-        ids[name] = api.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+    g, p, ids = game_with(api, system_id, {"width": 12, "height": 8, "walls": []},
+                          [("Hero", (2, 2), True), ("Bandit", (3, 2), False), ("Brute", (8, 5), False)], name="Ruins")
     for body in ({"type": "start_combat", "token_ids": list(ids.values())},
                  {"type": "move_token", "token_id": ids["Hero"], "x": 3, "y": 3},
                  {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"]}):

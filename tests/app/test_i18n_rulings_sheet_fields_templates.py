@@ -14,7 +14,7 @@ import rules
 
 from test_i18n_reach_and_range_refusals import refused, table
 from test_i18n_server_notices import connect
-from tests.helpers import bearer, new_game
+from tests.helpers import bearer, new_game, start_fight
 
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
@@ -23,11 +23,7 @@ pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 def fight(app, system: str):
     """A ``system`` game with Ann and the Foe in a fight; the id of whoever's turn it is."""
     c, g, ids = table(app, system)
-    r = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),
-               json={"type": "start_combat", "token_ids": list(ids.values())})
-    assert r.status_code == 200, r.json
-    current = c.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json["combat"]["current"]
-    return c, g, current
+    return c, g, start_fight(c, g, ids.values())["current"]
 
 
 def test_an_action_the_rules_leave_to_the_gm_is_refused_in_the_senders_language(app):

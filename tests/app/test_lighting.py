@@ -12,7 +12,7 @@ import pytest
 
 import rules
 from rules import lighting as rules_lighting
-from tests.helpers import bearer, command as run, connect, join, state
+from tests.helpers import bearer, command as run, connect, join, new_game, state
 from webapp.game.board import uvtt
 
 
@@ -27,11 +27,12 @@ def seen(client, g, token):
     return {tuple(c) for c in state(client, g, token)["fog"]["visible"]}
 
 
-def new_game(client, system="plain_grid", board=HALL, players=("Ada",)):
-    g = client.post("/api/games", json={"name": "Lights", "system": system, **({"map": board} if board else {})}).json
+def lit_game(client, system="plain_grid", board=HALL, players=("Ada",)):
+    """A game on ``board`` (the HALL; None: the system's default map) that ``players`` joined, each as
+    ``game[name]``."""
+    g = new_game(client, system, board, name="Lights")
     for name in players:
-        p = join(client, g, name)
-        g[name] = p
+        g[name] = join(client, g, name)
     return g
 
 
@@ -45,7 +46,7 @@ def add_token(client, g, name, x, y, owner=None, **extra):
 
 @pytest.fixture
 def hall(client):
-    g = new_game(client)
+    g = lit_game(client)
     g["hero"] = add_token(client, g, "Hero", 1, 3, owner=g["Ada"]["player_id"])
     assert run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"]).status_code == 200
     assert run(client, g, {"type": "add_light", **LAMP}, g["gm_token"]).status_code == 200
@@ -123,7 +124,7 @@ def test_the_gm_moves_recolours_and_removes_a_light(client, hall):
 
 
 def test_a_zone_map_is_always_lit(client):
-    g = new_game(client, system="atomic_tomorrow", board=None)
+    g = lit_game(client, system="atomic_tomorrow", board=None)
     r = run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"])
     assert r.status_code == 422 and "zone map" in r.json["error"]
 
@@ -192,7 +193,7 @@ def test_each_systems_dark_vision_is_read_from_its_document(client, system_id):
     """None of the five rule documents gives dark vision: a token without light sees only lit squares."""
     dv = rules_lighting.dark_vision(system_id)
     assert system_id in rules_lighting.DARK_VISION and dv.squares == 0 and dv.dark.startswith("none: ")
-    g = new_game(client, system=system_id)
+    g = lit_game(client, system=system_id)
     add_token(client, g, "Hero", 1, 3, owner=g["Ada"]["player_id"])
     run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"])
     run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"])
@@ -231,7 +232,7 @@ def test_darkness_reaches_the_player_and_the_screen_live(app, client, hall):
 
 def test_a_light_in_the_fog_is_not_told_to_players(client):
     closed = {"width": 16, "height": 7, "walls": [{"a": [10, 0], "b": [10, 7]}]}  # no way into the room
-    g = new_game(client, board=closed)
+    g = lit_game(client, board=closed)
     add_token(client, g, "Hero", 1, 3, owner=g["Ada"]["player_id"])
     run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"])
     run(client, g, {"type": "add_light", **LAMP}, g["gm_token"])
@@ -253,7 +254,7 @@ def upload(client, g, data: bytes, filename="cave.dd2vtt"):
 
 
 def test_an_imported_map_keeps_its_lights_and_its_dark_follows_them(client):
-    g = new_game(client)
+    g = lit_game(client)
     r = upload(client, g, SAMPLE.read_bytes())
     assert r.status_code == 201 and r.json["lights"] == 1 and r.json["ambient"] == "bright"
     lights = state(client, g)["lighting"]["lights"]
@@ -292,7 +293,7 @@ def test_the_files_ambient_light_gives_the_maps(ambient, expected):
 
 
 def test_an_import_in_the_dark_starts_dark(client):
-    g = new_game(client)
+    g = lit_game(client)
     lamp = {"position": {"x": 2.5, "y": 2.5}, "range": 2, "intensity": 1, "color": "ffff8800", "shadows": True}
     r = upload(client, g, _uvtt("ff000000", [lamp]), "crypt.uvtt")
     assert r.status_code == 201 and r.json["ambient"] == "dark"
@@ -306,7 +307,7 @@ def test_a_new_wall_stops_a_lights_reach_without_fog_too(hub, client):
     """The table screen's darkness (fog off) is drawn from what the lights reach on the board as it is now."""
     from webapp.game.bridge import fog
 
-    g = new_game(client)
+    g = lit_game(client)
     run(client, g, {"type": "add_light", **LAMP}, g["gm_token"])
     run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"])
     assert (12, 3) in fog.lit_squares(hub.game(g["id"]))

@@ -9,20 +9,18 @@ import re
 
 import pytest
 
-from tests.helpers import connect, new_game
+from tests.helpers import bearer, connect, new_game, put_token
 from webapp.game.tableside import screenview
 from webapp.game.core.model import SCREEN, Game, LogEntry
 from webapp.live.screens import logcard, render
 
 
-
 @pytest.fixture
 def fight(client):
+    """A Savage Worlds game with the GM's Hero and Ogre side by side; the game with their ids and the GM's headers."""
     g = new_game(client, "savage_worlds", name="Sprachen")
-    gm = {"Authorization": f"Bearer {g['gm_token']}"}
-    hero = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 2, "y": 2}, headers=gm).json["id"]
-    ogre = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Ogre", "x": 3, "y": 2}, headers=gm).json["id"]
-    return g | {"hero": hero, "ogre": ogre, "auth": gm}
+    return g | {"hero": put_token(client, g, "Hero", (2, 2)), "ogre": put_token(client, g, "Ogre", (3, 2)),
+                "auth": bearer(g["gm_token"])}
 
 
 def gm_page(client, g, lang: str) -> str:

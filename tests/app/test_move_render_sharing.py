@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import connect, join, make_app, new_game
+from tests.helpers import connect, join, new_game
 from webapp.game.views import audience
 from webapp.live.server import throttle
 
@@ -17,9 +17,12 @@ from test_broadcast_views import compare_with_renders_alone, renders  # noqa: F4
 S = rules.get("savage_worlds")
 
 
+pytestmark = pytest.mark.app_config(DICE_SEED="32")
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path / "data", DEMO=False, DICE_SEED="32")
+def app(app):
+    """The shared app (tests/conftest.py), its seats' limit out of the way of so many links."""
     app.extensions["tacmap"].seats = throttle.Seats(rate=1000.0, burst=1000)
     return app
 

@@ -12,27 +12,17 @@ import time
 
 import pytest
 
-from tests.helpers import bearer, command, connect, join, new_game, state
+from tests.helpers import bearer, command, connect, game_with, join, new_game, state
 from webapp.game.core.model import Actor, Rejected
 
 # the runner as a thread (under `tacmap serve`: a greenlet), a short pause before each step
 FAST = pytest.mark.app_config(DEMO=False, DICE_SEED="11", FOE_PLAY_PAUSE=0.02, ASYNC_MODE="threading")
 
 
-def _fight(client, system="gurps_lite"):
+def _two_against_two(client, system="gurps_lite"):
     """Mira's Ann and Bob against the GM's Orc and Imp, the foes a few squares off."""
-    g = new_game(client, system, board={"width": 14, "height": 10}, name="Foes")
-    mira = join(client, g, "Mira")
-    ids = {}
-    for name, x, y, owner in (("Ann", 3, 4, mira["player_id"]), ("Bob", 3, 6, mira["player_id"]),
-                              ("Orc", 7, 4, None), ("Imp", 8, 6, None)):
-        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, "owner": owner,
-                                                                **({"kind": "pc"} if owner else {})},
-                        headers=bearer(g["gm_token"]))
-        assert r.status_code == 201, r.json
-        ids[name] = r.json["id"]
-    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
-    return g, mira, ids
+    return game_with(client, system, {"width": 14, "height": 10}, [("Ann", (3, 4), True), ("Bob", (3, 6), True),
+                     ("Orc", (7, 4), False), ("Imp", (8, 6), False)], name="Foes", start=True)
 
 
 def _until(check, seconds=20.0):
@@ -68,7 +58,7 @@ def _on(client, g):
 
 @FAST
 def test_it_plays_the_foes_turns_and_stops_at_a_players_turn_and_only_the_gm_sees_it(app, client):
-    g, mira, ids = _fight(client)
+    g, mira, ids = _two_against_two(client)
     players = {ids["Ann"], ids["Bob"]}
     _to_a_players_turn(client, g, ids)
     phone, screen = connect(app, g["id"], mira["player_token"]), connect(app, g["id"], g["screen_token"])
@@ -120,7 +110,7 @@ def test_it_plays_the_foes_turns_and_stops_at_a_players_turn_and_only_the_gm_see
 
 @FAST
 def test_it_waits_for_a_defense_a_player_must_choose_and_goes_on_after_the_answer(app, client):
-    g, mira, ids = _fight(client)
+    g, mira, ids = _two_against_two(client)
     # the Orc beside Ann: its best plan is a blow, which asks Mira for Ann's defense
     assert command(client, g, {"type": "move_token", "token_id": ids["Orc"], "x": 4, "y": 4, "force": True}).status_code == 200
     for _ in range(6):
@@ -145,7 +135,7 @@ def test_it_waits_for_a_defense_a_player_must_choose_and_goes_on_after_the_answe
 
 @FAST
 def test_the_gms_own_command_turns_it_off_and_its_runner_stops(app, client):
-    g, mira, ids = _fight(client)
+    g, mira, ids = _two_against_two(client)
     _to_a_players_turn(client, g, ids)
     _on(client, g)
     hub = app.extensions["tacmap"]
@@ -173,7 +163,7 @@ def test_the_gms_own_command_turns_it_off_and_its_runner_stops(app, client):
 
 @FAST
 def test_a_runner_that_is_not_the_games_own_has_its_steps_refused(app, client):
-    g, mira, ids = _fight(client)
+    g, mira, ids = _two_against_two(client)
     _to_a_players_turn(client, g, ids)
     hub = app.extensions["tacmap"]
     _on(client, g)
@@ -215,21 +205,12 @@ def _far_fight(client, walls=(), grid=None):
     """Mira's Ann and the GM's Orc, a sword its one weapon, at the two ends of a long room (3d6): no blow reaches
     her this turn (#67). ``grid``: "hex" for a hex map."""
     import rules
-    g = new_game(client, "gurps_lite", board={"width": 30, "height": 8, "walls": list(walls),
-                                              **({"grid": grid} if grid else {})}, name="Far")
-    mira = join(client, g, "Mira")
-    ids = {}
-    for name, x, owner in (("Ann", 24, mira["player_id"]), ("Orc", 3, None)):
-        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 3, "owner": owner,
-                                                                **({"kind": "pc"} if owner else {})},
-                        headers=bearer(g["gm_token"]))
-        assert r.status_code == 201, r.json
-        ids[name] = r.json["id"]
     sample = rules.get("gurps_lite").default_sheet()
     sheet = {**sample, "name": "Orc", "weapons": {"Broadsword": sample["weapons"]["Broadsword"]}}
-    r = command(client, g, {"type": "add_character", "name": "Orc", "token_id": ids["Orc"], "sheet": sheet})
-    assert r.status_code == 200, r.json
-    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    g, mira, ids = game_with(client, "gurps_lite", {"width": 30, "height": 8, "walls": list(walls),
+                                                    **({"grid": grid} if grid else {})},
+                             [("Ann", (24, 3), True), ("Orc", (3, 3), False)], name="Far", sheets={"Orc": sheet},
+                             start=True)
     _to_a_players_turn(client, g, ids)
     return g, mira, ids
 
@@ -329,6 +310,6 @@ def test_where_the_foes_have_no_plans_the_gm_page_says_so_beside_the_switch(app,
     phone = client.get(f"/games/{g['id']}/play?key={mira['player_token']}", follow_redirects=True).get_data(as_text=True)
     assert "foe-plans-missing" not in phone and "Play the foes" not in phone
     # where the foes have plans: the switch, and no such words
-    g2, _m, _ids = _fight(client)
+    g2, _m, _ids = _two_against_two(client)
     page = client.get(f"/games/{g2['id']}/gm?key={g2['gm_token']}", follow_redirects=True).get_data(as_text=True)
     assert 'id="play-foes"' in page and "foe-plans-missing" not in page

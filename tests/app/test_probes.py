@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests import helpers
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, new_game, state
 from webapp import MAX_BODY
 from webapp.game.core.model import Event, key_hash
 from webapp.live.gm_access import DEFAULT_BASE_URL
@@ -24,10 +24,6 @@ pytestmark = pytest.mark.app_config(DEMO=False)
 
 def make_app(tmp_path, **config):  # the app fixture's, again over the same folder (a restart)
     return helpers.make_app(tmp_path / "data", DEMO=False, **config)
-
-
-def new_game(client, system="plain_grid", **extra):
-    return client.post("/api/games", json={"name": "Probe", "system": system, **extra}).json
 
 
 def add_token(client, g, **fields):
@@ -46,7 +42,7 @@ def connect(app, g, key):
 
 def table(client, system="savage_worlds"):
     """A game with Mira's token Aria at (1, 1), a visible goblin and a hidden one (Nightblade at (13, 6))."""
-    g = new_game(client, system)
+    g = new_game(client, system, name="Probe")
     mira = join(client, g, "Mira").json
     aria = add_token(client, g, name="Aria", x=1, y=1, kind="pc", owner=mira["player_id"])
     goblin = add_token(client, g, name="Goblin", x=3, y=1)
@@ -60,7 +56,7 @@ def table(client, system="savage_worlds"):
 @pytest.mark.parametrize("name", BAD_NAMES)
 def test_a_player_name_that_is_not_clean_text_is_refused_and_the_game_goes_on(app, name):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     r = join(client, g, name)
     assert r.status_code == 400 and r.json["error"].startswith("name:")
     assert state(client, g)["players"] == []
@@ -127,7 +123,7 @@ def test_pages_still_render_an_old_log_holding_bad_text(tmp_path):
     """A name written before these checks (a lone surrogate in the log): every page loads, also after a restart."""
     app = make_app(tmp_path)
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     hub = app.extensions["tacmap"]
     key = "old-players-key"
     seq = hub.game(g["id"]).seq
@@ -150,7 +146,7 @@ def test_pages_still_render_an_old_log_holding_bad_text(tmp_path):
 
 def test_a_key_that_is_not_ascii_is_no_key(app):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     assert client.get(f"/api/games/{g['id']}/state", headers={"Authorization": "Bearer é"}).status_code == 401
     sock = app.extensions["tacmap_socketio"].test_client(app, auth={"game": g["id"], "token": "\ud800é"})
     assert not sock.is_connected()
@@ -239,7 +235,7 @@ def test_an_old_log_with_numbered_ids_still_plays(tmp_path):
     app = make_app(tmp_path)
     hub = app.extensions["tacmap"]
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     hub.store.append(g["id"], hub.game(g["id"]).seq, [
         Event("token_added", {"token": {"id": "t1", "name": "Old", "x": 1, "y": 1}}),
         Event("token_added", {"token": {"id": "t2", "name": "Older", "x": 2, "y": 1}}),
@@ -306,7 +302,7 @@ def test_markup_in_any_field_never_comes_back_unescaped(app):
 
 def test_a_forged_host_header_never_reaches_the_join_link_or_the_qr_code(app):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     games = len(app.extensions["tacmap"].store.games())
     r = client.post("/api/games", json={"name": "x"}, headers={"Host": "evil.example"})
     assert r.status_code == 400 and len(app.extensions["tacmap"].store.games()) == games  # a name it is not served as
@@ -336,7 +332,7 @@ def test_the_join_link_uses_the_address_serve_listens_on(tmp_path, monkeypatch):
     cli.main(["serve", "--data-dir", str(tmp_path / "d"), "--host", "127.0.0.1", "--port", "8124"])
     assert seen["LISTEN_URL"] == "http://127.0.0.1:8124"
     app = make_app(tmp_path, LISTEN_URL="http://10.0.0.5:7000")
-    g = new_game(app.test_client())
+    g = new_game(app.test_client(), name="Probe")
     hub = app.extensions["tacmap"]
     assert hub.join_info(g["id"])["join_url"].startswith("http://10.0.0.5:7000/join?code=")
     app = make_app(tmp_path, LISTEN_URL="http://10.0.0.5:7000", PUBLIC_URL="https://table.example/")
@@ -375,7 +371,7 @@ def test_previews_are_checked_like_moves(app):
 
 def test_json_nested_a_thousand_deep_is_a_clear_400(app):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     deep = "[" * 1000 + "]" * 1000
     for url in ("/api/games", f"/api/games/{g['id']}/commands", f"/api/games/{g['id']}/players"):
         r = client.post(url, data='{"type": "roll", "x": ' + deep + "}", content_type="application/json",
@@ -410,7 +406,7 @@ def test_socket_payloads_nested_deep_get_a_clear_error(app):
                                          ("name", 5), ("size", "1")])
 def test_commands_parse_strictly(app, field, value):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     body = {"type": "add_token", "name": "Imp", "x": 2, "y": 2, field: value}
     r = send(client, g, body, g["gm_token"])
     assert r.status_code == 422 and field in r.json["error"], r.json
@@ -420,7 +416,7 @@ def test_commands_parse_strictly(app, field, value):
 
 def test_a_plain_form_still_sends_numbers_and_checkboxes(app):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     client.get(g["urls"]["gm"])
     r = client.post(f"/games/{g['id']}/commands", data={"type": "add_token", "name": "Imp", "x": "2", "y": "3",
                                                         "hidden": "true", "size": "2"})
@@ -439,7 +435,7 @@ def test_a_plain_form_still_sends_numbers_and_checkboxes(app):
                                   "1d6+99999999"])
 def test_dice_expressions_have_limits(app, expr):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     r = send(client, g, {"type": "roll", "expr": expr}, g["gm_token"])
     assert r.status_code == 422 and r.json["error"].startswith("expr:"), r.json
     assert send(client, g, {"type": "roll", "expr": "100d6"}, g["gm_token"]).status_code == 200
@@ -476,7 +472,7 @@ def test_a_game_holds_2000_tokens_at_most(app):
 
     assert MAX_TOKENS == 2000
     client = app.test_client()
-    g = new_game(client, map={"width": 50, "height": 50})
+    g = new_game(client, board={"width": 50, "height": 50}, name="Probe")
     hub = app.extensions["tacmap"]
 
     def fill(game):
@@ -496,7 +492,7 @@ def test_a_game_holds_2000_tokens_at_most(app):
 
 def test_request_bodies_have_a_limit(app):
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     big = "x" * (MAX_BODY + 1)
     r = send(client, g, {"type": "roll", "expr": big}, g["gm_token"])
     assert r.status_code == 413 and "error" in r.json
@@ -530,7 +526,7 @@ def test_an_attack_that_touches_a_hidden_token_is_logged_for_the_gm_only(app):
                                  '{"type": "add_character", "name": "A", "sheet": {"pace": 99999999999999999999}}'])
 def test_numbers_a_browser_cannot_read_back_are_refused(app, raw):
     client = app.test_client()
-    g = new_game(client, "savage_worlds")
+    g = new_game(client, "savage_worlds", name="Probe")
     r = client.post(f"/api/games/{g['id']}/commands", data=raw, content_type="application/json",
                     headers=bearer(g["gm_token"]))
     assert r.status_code == 400 and "number" in r.json["error"]
@@ -540,7 +536,7 @@ def test_numbers_a_browser_cannot_read_back_are_refused(app, raw):
 def test_a_name_typed_in_another_unicode_form_is_the_same_name(app):
     """"José" composed (é) and decomposed (e + U+0301) look the same: one seat, not two."""
     client = app.test_client()
-    g = new_game(client)
+    g = new_game(client, name="Probe")
     assert join(client, g, "Jos\u00e9").status_code == 201
     r = join(client, g, "Jose\u0301")
     assert r.status_code == 202 and r.json["waiting"] is True  # the same seat: the GM is asked for it

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import bearer, command as send, join, new_game
+from tests.helpers import bearer, command as send, join, new_game, put_token, start_fight
 from webapp import create_app
 from webapp.game.views import recap
 from webapp.game.core.model import GM
@@ -26,10 +26,10 @@ OLD_GAME = FIXTURES / "old-duel-e2cc14c.zip"
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
-def fight(client, g, ids, attackers, turns=40):
+def play_turns(client, g, ids, attackers, turns=40):
     """A fight of ``ids``: on each turn the acting token (if one of ``attackers``) attacks Hero, Hero attacks
     the Bandit; then the next turn; ended after ``turns`` turns. Seeded dice: the same fight every run."""
-    assert send(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    start_fight(client, g, ids.values())
     for _ in range(turns):
         st = client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
         cur = st["combat"]["current"]
@@ -49,12 +49,11 @@ def duel(client, fog=False):
     g = new_game(client, "savage_worlds", {"width": 12, "height": 8, "walls": walls}, name="Duel")
     p = join(client, g, "Mira")
     ids = {}
-    cast = [("Hero", (2, 2), {"owner": p["player_id"], "kind": "pc"}), ("Bandit", (3, 2), {}), ("Thug", (2, 3), {})]
+    cast = [("Hero", (2, 2), {"owner": p["player_id"]}), ("Bandit", (3, 2), {}), ("Thug", (2, 3), {})]
     if fog:  # one behind the wall (the fog's), one hidden by the GM
         cast += [("Lurker", (9, 2), {}), ("Ghost", (3, 4), {"hidden": True})]
-    for name, (x, y), extra in cast:
-        ids[name] = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, **extra},
-                                headers=bearer(g["gm_token"])).json["id"]
+    for name, at, extra in cast:
+        ids[name] = put_token(client, g, name, at, **extra)
     if fog:
         assert send(client, g, {"type": "set_fog", "enabled": True}).status_code == 200
     return g, p, ids
@@ -73,7 +72,7 @@ def pictures(text: str) -> list[str]:
 def test_the_recap_of_a_scripted_fight_names_the_fighters_the_fallen_and_the_biggest_hit(app):
     client = app.test_client()
     g, _p, ids = duel(client)
-    fight(client, g, ids, attackers={ids["Bandit"], ids["Thug"]})
+    play_turns(client, g, ids, attackers={ids["Bandit"], ids["Thug"]})
     hub = app.extensions["tacmap"]
     # what the log says, read here apart from the recap: the attack with the most wounds, who ended Incapacitated
     events = hub.store.events(g["id"])
@@ -113,7 +112,7 @@ def test_the_recap_of_a_scripted_fight_names_the_fighters_the_fallen_and_the_big
 def test_a_players_recap_of_a_fogged_fight_names_no_token_that_player_did_not_see(app):
     client = app.test_client()
     g, p, ids = duel(client, fog=True)
-    fight(client, g, ids, attackers={ids["Bandit"], ids["Thug"]}, turns=12)
+    play_turns(client, g, ids, attackers={ids["Bandit"], ids["Thug"]}, turns=12)
     gm = page(client, g, g["gm_token"]).data.decode()
     gm_text = gm + "".join(pictures(gm))
     assert "Lurker" in gm_text and "Ghost" in gm_text  # the GM's recap has them: the test could fail
@@ -127,7 +126,7 @@ def test_a_players_recap_of_a_fogged_fight_names_no_token_that_player_did_not_se
 def test_the_saved_file_is_one_attachment_with_no_script_and_nothing_from_elsewhere(app):
     client = app.test_client()
     g, _p, ids = duel(client)
-    fight(client, g, ids, attackers={ids["Bandit"]}, turns=8)
+    play_turns(client, g, ids, attackers={ids["Bandit"]}, turns=8)
     r = page(client, g, g["gm_token"], download=1)
     assert r.headers["Content-Disposition"] == 'attachment; filename="recap-Duel.html"'
 
@@ -156,7 +155,7 @@ def test_the_saved_file_is_one_attachment_with_no_script_and_nothing_from_elsewh
 def test_sessions_split_where_the_log_sleeps_more_than_four_hours(app):
     client = app.test_client()
     g, _p, ids = duel(client)
-    fight(client, g, ids, attackers={ids["Bandit"]}, turns=6)
+    play_turns(client, g, ids, attackers={ids["Bandit"]}, turns=6)
     hub = app.extensions["tacmap"]
     events, times = hub.store.events(g["id"]), hub.store.event_times(g["id"])
     assert len(times) == len(events) and all(isinstance(t, float) for t in times)
@@ -291,7 +290,7 @@ def test_the_recap_reads_the_log_the_replay_keeps_and_the_gms_is_told_the_same_w
 
     client = app.test_client()
     g, p, ids = duel(client, fog=True)
-    fight(client, g, ids, attackers={ids["Bandit"], ids["Thug"]}, turns=12)
+    play_turns(client, g, ids, attackers={ids["Bandit"], ids["Thug"]}, turns=12)
     hub = app.extensions["tacmap"]
     events, times = hub.store.events(g["id"]), hub.store.event_times(g["id"])
     # the GM's story folded with the fog's explored memory (as a player's is): the page's is folded without it

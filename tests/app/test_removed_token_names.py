@@ -12,18 +12,9 @@ import re
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import bearer
 
 NAMES = ("Ghoul", "Wight", "Ghast")  # the token, its name once renamed, its character
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def named(text: str) -> list[str]:

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer, make_app, new_game
+from tests.helpers import bearer, new_game
 from webapp.web.room.room import setup_link
 
 
-@pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path / "data", DEMO=False, ROOM=True)
+pytestmark = pytest.mark.app_config(ROOM=True)
 
 
 PER_ADDRESS = 5  # wrong tries of each kind from one address a minute (PER_ADDRESS)

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from tests.helpers import bearer, make_app, new_game
+from tests.helpers import bearer, new_game
 from webapp import create_app
 from webapp.game.tableside import keys
 from webapp.game.core import text
@@ -20,10 +20,10 @@ from webapp.web.room.room import setup_link
 
 
 @pytest.fixture
-def app(tmp_path, backend):
+def app_overrides(backend):
     """Room mode on each store (tests/conftest.py ``backend``): the data folder's SQLite file, and PostgreSQL
     (the room's rows and its template copies in the database, as several machines share them)."""
-    return make_app(tmp_path / "data", DEMO=False, ROOM=True, DATABASE=backend)
+    return {"ROOM": True, "DATABASE": backend}
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import bearer, command, join, new_game, state
+from tests.helpers import command, state, game_with
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="4")
 
@@ -14,21 +14,10 @@ pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="4")
 ORC = {**rules.get("savage_worlds").default_sheet(), "name": "Orc", "armor": 8}
 
 
-def fight(client):
-    g = new_game(client, "savage_worlds", {"width": 12, "height": 6}, name="Wild")
-    p = join(client, g, "Mira")
-    ids = {}
-    for name, x, owner, sheet in (("Hero", 2, p["player_id"], rules.get("savage_worlds").default_sheet()),
-                                  ("Orc", 3, None, ORC)):
-        body = {"name": name, "x": x, "y": 2, "kind": "pc" if owner else "npc"} | ({"owner": owner} if owner else {})
-        r = client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"]))
-        assert r.status_code == 201, r.json
-        ids[name] = r.json["id"]
-        r = command(client, g, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet}
-                    | ({"owner": owner} if owner else {}))
-        assert r.status_code == 200, r.json
-    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
-    return g, p, ids
+def hero_and_orc(client):
+    """Mira's Hero (the default sheet) and the GM's Orc side by side, in a fight."""
+    return game_with(client, "savage_worlds", {"width": 12, "height": 6}, [("Hero", (2, 2), True), ("Orc", (3, 2), False)],
+                     name="Wild", sheets={"Hero": rules.get("savage_worlds").default_sheet(), "Orc": ORC}, start=True)
 
 
 def vulnerable(client, g, token_id: str) -> bool:
@@ -62,7 +51,7 @@ def wild_attack(client, g, p, ids) -> None:
 
 
 def test_vulnerable_from_a_wild_attack_ends_with_the_attackers_next_turn(client):
-    g, p, ids = fight(client)
+    g, p, ids = hero_and_orc(client)
     wild_attack(client, g, p, ids)
     # the rest of the fight's turns until the Hero's next one: still Vulnerable
     until_turn_of(client, g, ids["Hero"])
@@ -79,7 +68,7 @@ def test_vulnerable_from_a_wild_attack_ends_with_the_attackers_next_turn(client)
 
 
 def test_an_undo_in_between_restores_vulnerable_and_how_long_it_lasts(client):
-    g, p, ids = fight(client)
+    g, p, ids = hero_and_orc(client)
     wild_attack(client, g, p, ids)
     next_turn(client, g)  # the Hero's own turn ends: Vulnerable still
     assert vulnerable(client, g, ids["Hero"])
@@ -103,7 +92,7 @@ def test_an_undo_in_between_restores_vulnerable_and_how_long_it_lasts(client):
 
 
 def test_undoing_the_wild_attack_takes_vulnerable_back(client):
-    g, p, ids = fight(client)
+    g, p, ids = hero_and_orc(client)
     wild_attack(client, g, p, ids)
     assert command(client, g, {"type": "undo"}).status_code == 200
     assert not vulnerable(client, g, ids["Hero"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import bearer, command, connect, join, new_game, state
+from tests.helpers import command, connect, state, game_with
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="3")
 
@@ -19,22 +19,10 @@ ORC = {**rules.get("savage_worlds").default_sheet(), "name": "Orc", "wild_card":
        "weapons": {"Pistol": {"damage": "2d6", "range": "12/24/48"}, "Axe": {"damage": "Str+d8"}}}
 
 
-def fight(client, hero_at=(2, 2), orc_at=(3, 2)):
+def hero_and_orc(client):
     """Mira's Hero (the default sheet: a Long sword) and the GM's Orc side by side, in a fight."""
-    g = new_game(client, "savage_worlds", {"width": 16, "height": 8}, name="Withdraw")
-    p = join(client, g, "Mira")
-    ids = {}
-    for name, (x, y), owner, sheet in (("Hero", hero_at, p["player_id"], rules.get("savage_worlds").default_sheet()),
-                                       ("Orc", orc_at, None, ORC)):
-        body = {"name": name, "x": x, "y": y, "kind": "pc" if owner else "npc"} | ({"owner": owner} if owner else {})
-        r = client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"]))
-        assert r.status_code == 201, r.json
-        ids[name] = r.json["id"]
-        r = command(client, g, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet}
-                    | ({"owner": owner} if owner else {}))
-        assert r.status_code == 200, r.json
-    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
-    return g, p, ids
+    return game_with(client, "savage_worlds", {"width": 16, "height": 8}, [("Hero", (2, 2), True), ("Orc", (3, 2), False)],
+                     name="Withdraw", sheets={"Hero": rules.get("savage_worlds").default_sheet(), "Orc": ORC}, start=True)
 
 
 def turn_of(client, g, token_id: str) -> None:
@@ -69,7 +57,7 @@ def three_rounds_leave_nothing(client, g) -> None:
 
 
 def test_a_free_attack_on_a_withdrawing_pc_is_rolled_at_the_square_it_left_with_the_foes_weapon(client, hub):
-    g, p, ids = fight(client)
+    g, p, ids = hero_and_orc(client)
     turn_of(client, g, ids["Hero"])
     r = command(client, g, {"type": "move_token", "token_id": ids["Hero"], "x": 0, "y": 2}, p["player_token"])
     assert r.status_code == 200, r.json
@@ -97,7 +85,7 @@ def test_a_free_attack_on_a_withdrawing_pc_is_rolled_at_the_square_it_left_with_
 
 
 def test_a_free_attack_waived_by_the_gm_is_no_longer_due_and_the_turn_goes_on(client, hub):
-    g, p, ids = fight(client)
+    g, p, ids = hero_and_orc(client)
     turn_of(client, g, ids["Hero"])
     assert command(client, g, {"type": "move_token", "token_id": ids["Hero"], "x": 0, "y": 2},
                    p["player_token"]).status_code == 200
@@ -119,7 +107,7 @@ def test_a_free_attack_waived_by_the_gm_is_no_longer_due_and_the_turn_goes_on(cl
 
 
 def test_a_players_token_rolls_its_free_attack_on_a_withdrawing_npc_from_the_phone(client, hub, app):
-    g, p, ids = fight(client)
+    g, p, ids = hero_and_orc(client)
     turn_of(client, g, ids["Orc"])
     r = command(client, g, {"type": "move_token", "token_id": ids["Orc"], "x": 6, "y": 2})
     assert r.status_code == 200, r.json
@@ -138,7 +126,7 @@ def test_a_players_token_rolls_its_free_attack_on_a_withdrawing_npc_from_the_pho
 
 
 def test_a_player_waives_their_tokens_free_attack(client, hub, app):
-    g, p, ids = fight(client)
+    g, p, ids = hero_and_orc(client)
     turn_of(client, g, ids["Orc"])
     assert command(client, g, {"type": "move_token", "token_id": ids["Orc"], "x": 6, "y": 2}).status_code == 200
     phone = connect(app, g["id"], p["player_token"])

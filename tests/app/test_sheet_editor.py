@@ -31,8 +31,8 @@ SYSTEMS = ["savage_worlds", "gurps_lite", "tesseris_ads", "atomic_tomorrow", "ph
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("data"), DEMO=False)  # one app for the module's many renders
+def app(module_app):
+    return module_app  # one app for the module's many renders
 
 
 def rendered_editor(app, system, sheet, locked=()) -> str:

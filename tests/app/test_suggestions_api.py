@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import bearer, command, in_another_thread, join, new_game, state
+from tests.helpers import bearer, command, game_with, in_another_thread, new_game, state
 
 SECRET_TACTIC = "cowardly"
 
@@ -21,22 +21,14 @@ ZONES = [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay", "catwalk"]},
 WHERE = {"Ann": (3, 4, "pad"), "Bob": (4, 7, "bay"), "Orc": (10, 5, "catwalk"), "Imp": (11, 2, "tower")}
 
 
-def _fight(app, client, system: str):
+def _two_against_two(client, system: str):
+    """Mira's Ann and Bob and the GM's Orc and Imp (``WHERE``) on a ``system`` map ("gurps_lite hex": on hexes), not
+    yet in a fight."""
     zones = system == "atomic_tomorrow"  # a zone map: the tokens go in zones
     system, _, grid = system.partition(" ")  # "gurps_lite hex": the system on a hex map
-    g = new_game(client, system, board={"zones": ZONES} if zones else {"width": 16, "height": 10,
-                                                                       **({"grid": grid} if grid else {})})
-    mira = join(client, g, "Mira")
-    gm = bearer(g["gm_token"])
-    ids = {}
-    for name, owner in (("Ann", mira["player_id"]), ("Bob", mira["player_id"]), ("Orc", None), ("Imp", None)):
-        x, y, zone = WHERE[name]
-        place = {"zone": zone} if zones else {"x": x, "y": y}
-        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, **place, "owner": owner,
-                                                                **({"kind": "pc"} if owner else {})}, headers=gm)
-        assert r.status_code == 201, r.json
-        ids[name] = r.json["id"]
-    return g, mira, ids
+    board = {"zones": ZONES} if zones else {"width": 16, "height": 10, **({"grid": grid} if grid else {})}
+    return game_with(client, system, board, [(name, zone if zones else (x, y), name in ("Ann", "Bob"))
+                                             for name, (x, y, zone) in WHERE.items()])
 
 
 def _to_the_orcs_turn(client, g, ids):
@@ -52,7 +44,7 @@ def _to_the_orcs_turn(client, g, ids):
 @pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds", "atomic_tomorrow", "tesseris_ads"])
 def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, client, system):
     socketio = app.extensions["tacmap_socketio"]
-    g, mira, ids = _fight(app, client, system)
+    g, mira, ids = _two_against_two(client, system)
     mira_browser = app.test_client()
     mira_browser.get(f"/games/{g['id']}/play?key={mira['player_token']}")
     player = socketio.test_client(app, auth={"game": g["id"], "token": mira["player_token"]},
@@ -108,7 +100,7 @@ def test_on_a_zone_map_every_plan_is_a_zone_and_its_steps_are_accepted(app, clie
     """Atomic Tomorrow on its zone map: each plan goes to a zone (its id), its move names the zone, and every plan,
     played in a fight of its own (the same dice: the same turn, the same plans), is accepted step by step through
     the command endpoint, the Orc ending its move in the plan's zone."""
-    g, _mira, ids = _fight(app, client, "atomic_tomorrow")
+    g, _mira, ids = _two_against_two(client, "atomic_tomorrow")
     _to_the_orcs_turn(client, g, ids)
     found = client.get(f"/api/games/{g['id']}/suggestions/{ids['Orc']}", headers=bearer(g["gm_token"])).json
     assert found["plans"]
@@ -116,7 +108,7 @@ def test_on_a_zone_map_every_plan_is_a_zone_and_its_steps_are_accepted(app, clie
     for n, plan in enumerate(found["plans"]):
         assert plan["to"] in zone_ids
         assert all(set(s) == {"type", "token_id", "zone"} for s in plan["steps"] if s["type"] == "move_token")
-        g2, _m2, ids2 = _fight(app, client, "atomic_tomorrow") if n else (g, _mira, ids)
+        g2, _m2, ids2 = _two_against_two(client, "atomic_tomorrow") if n else (g, _mira, ids)
         if n:
             _to_the_orcs_turn(client, g2, ids2)
             again = client.get(f"/api/games/{g2['id']}/suggestions/{ids2['Orc']}", headers=bearer(g2["gm_token"])).json
@@ -146,7 +138,7 @@ def test_a_system_without_a_planner_says_so(app, client):
 @pytest.mark.parametrize("system", ["tesseris_ads", "gurps_lite", "savage_worlds"])
 def test_on_a_hex_map_the_plans_are_reckoned_and_the_best_is_accepted(app, client, system):
     """A hex map (#67): 200 with plans, each with its kind, hexes for squares; the best played step by step."""
-    g, _mira, ids = _fight(app, client, f"{system} hex")
+    g, _mira, ids = _two_against_two(client, f"{system} hex")
     _to_the_orcs_turn(client, g, ids)
     r = client.get(f"/api/games/{g['id']}/suggestions/{ids['Orc']}", headers=bearer(g["gm_token"]))
     assert r.status_code == 200, r.get_data(as_text=True)
@@ -165,7 +157,7 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
 
     from webapp.live.foes import suggesting
 
-    g, _mira, ids = _fight(app, client, "gurps_lite")
+    g, _mira, ids = _two_against_two(client, "gurps_lite")
     _to_the_orcs_turn(client, g, ids)
     url = f"/api/games/{g['id']}/suggestions/{ids['Orc']}"
     in_place = client.get(url, headers=bearer(g["gm_token"])).json
@@ -189,7 +181,7 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
                                            ("tesseris_ads", True), ("gurps_lite hex", True),
                                            ("tesseris_ads hex", True), ("plain_grid", False)])
 def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(app, client, system, shown):
-    g, _mira, ids = _fight(app, client, system)
+    g, _mira, ids = _two_against_two(client, system)
     _to_the_orcs_turn(client, g, ids)
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True)
     assert page.status_code == 200
@@ -202,7 +194,7 @@ def test_off_its_turn_a_foes_plans_are_200_marked_not_now_and_the_gm_page_offers
     """The GM asks a foe's plans at any time: off its turn they are its plans were its turn to begin now, 200 with
     ``now`` false, the game untouched; the GM page's turn order has "Plans" for that foe, and its plans read
     "on its turn" where Do it would be."""
-    g, _mira, ids = _fight(app, client, system)
+    g, _mira, ids = _two_against_two(client, system)
     _to_the_orcs_turn(client, g, ids)
     assert command(client, g, {"type": "next_turn"}).status_code == 200
     assert state(client, g)["combat"]["current"] != ids["Orc"]

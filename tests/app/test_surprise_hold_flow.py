@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.helpers import bearer, command as send, join, new_game, state
+from tests.helpers import command as send, game_with, state
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
@@ -23,16 +23,10 @@ def client(tmp_path):
                        "DICE_SEED": "13"}).test_client()
 
 
-def fight(client):
-    g = new_game(client, "savage_worlds", GRID, name="Ambush")
-    p = join(client, g, "Mira")
-    ids = {}
-    for name, x, mine in (("Hero", 2, True), ("Pal", 1, False), ("Bandit", 3, False)):
-        body = {"name": name, "x": x, "y": 2, **({"owner": p["player_id"], "kind": "pc"} if mine else {})}
-        r = client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"]))
-        assert r.status_code == 201, r.json
-        ids[name] = r.json["id"]
-    return g, p, ids
+def hero_pal_bandit(client):
+    """Mira's Hero between the GM's Pal and Bandit, in a row; no fight yet."""
+    return game_with(client, "savage_worlds", GRID, [("Hero", (2, 2), True), ("Pal", (1, 2), False),
+                                                      ("Bandit", (3, 2), False)], name="Ambush")
 
 
 def texts(client, g, since=0):
@@ -40,7 +34,7 @@ def texts(client, g, since=0):
 
 
 def test_a_surprised_victim_three_rounds_attackers_act_from_hold_everyone_dealt_in_from_round_two(client):
-    g, p, ids = fight(client)
+    g, p, ids = hero_pal_bandit(client)
     everyone = sorted(ids.values())
     r = send(client, g, {"type": "start_combat", "token_ids": list(ids.values()), "surprised": [ids["Bandit"]]})
     assert r.status_code == 200, r.json

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer, command as play, state
+from tests.helpers import bearer, command as play, new_game, put_token, state
 from webapp import create_app
 
 
@@ -13,11 +13,10 @@ def config(tmp_path):
     return {"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False}
 
 
-def new_game(client):
-    g = client.post("/api/games", json={"name": "Undo", "system": "plain_grid"}).json
-    tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Ogre", "x": 1, "y": 1},
-                      headers=bearer(g["gm_token"])).json["id"]
-    return g, tok
+def game_with_ogre(client):
+    """A game with the GM's Ogre on (1, 1); (the game, the Ogre's token id)."""
+    g = new_game(client, name="Undo")
+    return g, put_token(client, g, "Ogre", (1, 1))
 
 
 def where(client, g, tok):
@@ -27,7 +26,7 @@ def where(client, g, tok):
 
 def test_undo_takes_back_the_last_move_then_the_one_before(config):
     client = create_app(config).test_client()
-    g, tok = new_game(client)
+    g, tok = game_with_ogre(client)
     play(client, g, {"type": "move_token", "token_id": tok, "x": 3, "y": 1}, g["gm_token"])
     play(client, g, {"type": "move_token", "token_id": tok, "x": 5, "y": 2}, g["gm_token"])
     assert play(client, g, {"type": "undo"}, g["gm_token"]).status_code == 200
@@ -40,7 +39,7 @@ def test_undo_takes_back_the_last_move_then_the_one_before(config):
 
 def test_undo_brings_back_a_removed_token(config):
     client = create_app(config).test_client()
-    g, tok = new_game(client)
+    g, tok = game_with_ogre(client)
     play(client, g, {"type": "remove_token", "token_id": tok}, g["gm_token"])
     play(client, g, {"type": "undo"}, g["gm_token"])
     assert where(client, g, tok) == (1, 1)
@@ -48,7 +47,7 @@ def test_undo_brings_back_a_removed_token(config):
 
 def test_undo_steps_a_fight_back_a_turn(config):
     client = create_app(config).test_client()
-    g, tok = new_game(client)
+    g, tok = game_with_ogre(client)
     other = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Rat", "x": 2, "y": 2},
                         headers=bearer(g["gm_token"])).json["id"]
     play(client, g, {"type": "start_combat", "token_ids": [tok, other]}, g["gm_token"])
@@ -62,7 +61,7 @@ def test_undo_steps_a_fight_back_a_turn(config):
 
 def test_rolls_and_joins_are_facts_undo_passes_over(config):
     client = create_app(config).test_client()
-    g, tok = new_game(client)
+    g, tok = game_with_ogre(client)
     play(client, g, {"type": "move_token", "token_id": tok, "x": 4, "y": 4}, g["gm_token"])
     play(client, g, {"type": "roll", "expr": "d6"}, g["gm_token"])
     client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"})
@@ -83,7 +82,7 @@ def test_only_the_gm_undoes_and_an_empty_history_says_so(config):
 
 def test_an_undone_game_replays_the_same_after_a_restart(config):
     client = create_app(config).test_client()
-    g, tok = new_game(client)
+    g, tok = game_with_ogre(client)
     play(client, g, {"type": "move_token", "token_id": tok, "x": 3, "y": 3}, g["gm_token"])
     play(client, g, {"type": "undo"}, g["gm_token"])
     play(client, g, {"type": "move_token", "token_id": tok, "x": 6, "y": 6}, g["gm_token"])
@@ -102,7 +101,7 @@ def test_undo_in_a_long_game_starts_from_the_snapshot_and_stays_fast(config):
 
     app = create_app(config)
     client = app.test_client()
-    g, tok = new_game(client)
+    g, tok = game_with_ogre(client)
     hub = app.extensions["tacmap"]
     moves = [(x % 20, 1 + (x // 20) % 10) for x in range(2, 1102)]
     for start in range(0, len(moves), 50):  # a command of 50 moves at a time: snapshots fall as in play
@@ -128,7 +127,7 @@ def test_undo_in_a_long_game_starts_from_the_snapshot_and_stays_fast(config):
 def test_undo_back_past_the_snapshot_replays_from_the_start(config):
     app = create_app(config)
     client = app.test_client()
-    g, tok = new_game(client)
+    g, tok = game_with_ogre(client)
     hub = app.extensions["tacmap"]
     seq = hub.store.last_seq(g["id"])
     hub.commit(g["id"], lambda game: [Event_moved(tok, 2 + i % 10, 3) for i in range(199 - seq)])

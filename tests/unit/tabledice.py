@@ -47,6 +47,23 @@ def seated(game_id: str, name: str, system: str, board, tokens, zones=None):
     return game, ids
 
 
+
+def hero_and_brute(system, game_id: str, width: int, hero: dict | None = None, brute: dict | None = None,
+                   brute_x: int = 3, weapons: dict | None = None):
+    """A ``system`` (the rule system itself) game on a ``width`` x 8 board: Mira's Hero on (2, 2) and the GM's
+    Brute (a foe: no owner) on (``brute_x``, 2), each with the system's sample sheet, ``weapons`` added to its
+    weapons, and the changes given (``hero``, ``brute``). Gives the game and the tokens' ids by name."""
+    from rules.board import Board
+
+    game, ids = seated(game_id, "Fight", system.id, Board(width, 8),
+                       (("Hero", 2, MIRA.player_id), ("Brute", brute_x, None)))
+    for name, over in (("Hero", hero or {}), ("Brute", brute or {})):
+        sheet = {**system.default_sheet(), "name": name, **over}
+        if weapons:
+            sheet["weapons"] = {**sheet["weapons"], **{key: dict(w) for key, w in weapons.items()}}
+        play(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet})
+    return game, ids
+
 def die_faces(die: dict):
     """A hypothesis strategy for one die's faces as the table rolls it (a ``table_dice.pad`` entry): a face that
     rolls again (an ace, a dT's 9 or 10) is followed by another roll of that die."""

@@ -16,7 +16,6 @@ import copy
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules.board import Board
 from rules.dice import ScriptedDice
 from rules.gurps_lite import SYSTEM, mortal_wound_check, stabilize
 from rules.system import AttackRequest, Combatant
@@ -24,7 +23,7 @@ from webapp.game import table
 from webapp.game.fight import table_dice
 from webapp.game.core.model import GM, Event, Rejected
 
-from tabledice import (MIRA, Watched, facts, made_once, play, seated, settled_from_drawn, turned_to,
+from tabledice import (MIRA, Watched, facts, hero_and_brute, made_once, play, settled_from_drawn, turned_to,
                        unchanged_after_refusals)
 
 GRENADE = {"skill": "Throwing", "damage": "3d", "type": "cr", "kind": "thrown", "area": 2, "max": 30}
@@ -37,21 +36,16 @@ def words(packed) -> str:
     return str(table_dice.words(packed))
 
 
-def new_game(hero: dict | None = None, brute: dict | None = None, brute_x: int = 3):
+def duel(hero: dict | None = None, brute: dict | None = None, brute_x: int = 3):
     """Mira's Hero on (2, 2) and the GM's Brute (a foe: no owner), each with the sample sheet, a grenade, and the
     changes given."""
-    game, ids = seated("g-3", "Fight", "gurps_lite", Board(16, 8), (("Hero", 2, "p-mira"), ("Brute", brute_x, None)))
-    for name, over in (("Hero", hero or {}), ("Brute", brute or {})):
-        sheet = {**SYSTEM.default_sheet(), "name": name, **over}
-        sheet["weapons"] = {**sheet["weapons"], "Grenade": dict(GRENADE)}
-        play(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet})
-    return game, ids
+    return hero_and_brute(SYSTEM, "g-3", 16, hero, brute, brute_x, weapons={"Grenade": GRENADE})
 
 
 def fight(first: str, hero: dict | None = None, brute: dict | None = None, brute_x: int = 3):
     """A fight with ``first`` ("Hero" or "Brute") acting, made with the app's dice; made once, copied for each use."""
     return made_once((first, repr(hero), repr(brute), brute_x),
-                     lambda: turned_to(*new_game(hero, brute, brute_x), first, seeds=10))
+                     lambda: turned_to(*duel(hero, brute, brute_x), first, seeds=10))
 
 
 def on_the_apps_dice(game):
@@ -97,7 +91,7 @@ def low(n: int):
 
 
 def test_the_tactics_contest_is_asked_of_each_sides_leader():
-    game, ids = new_game()
+    game, ids = duel()
     play(game, {"type": "set_dice", "mode": "table"})
     events = play(game, {"type": "start_combat", "token_ids": list(ids.values())})
     # a leaderless side rolls at -2: Tactics 10 - 2
@@ -116,7 +110,7 @@ def test_the_tactics_contest_is_asked_of_each_sides_leader():
 def test_a_total_surprises_seconds_of_stun_are_the_surprised_ones_die():
     """"Turn Order": the surprised side acts last (no contest: each side is alone in its group) and Total Surprise
     stuns for 1d seconds."""
-    game, ids = new_game()
+    game, ids = duel()
     play(game, {"type": "set_dice", "mode": "table"})
     events = play(game, {"type": "start_combat", "token_ids": list(ids.values()), "surprised": [ids["Hero"]]})
     assert asked(events) == ("1d6", "total surprise: seconds of mental stun", ids["Hero"],
@@ -131,7 +125,7 @@ def test_a_total_surprises_seconds_of_stun_are_the_surprised_ones_die():
        leader=st.booleans())
 def test_the_start_of_a_fight_from_entered_faces_is_that_of_the_apps_dice(data, surprised, reflexes, leader):
     """The Tactics contest, a surprise's stun and its recovery over the first turns."""
-    game, ids = new_game(hero={"traits": {"combat_reflexes": reflexes}, "leader": leader})
+    game, ids = duel(hero={"traits": {"combat_reflexes": reflexes}, "leader": leader})
     play(game, {"type": "set_dice", "mode": "table"})
     start = {"type": "start_combat", "token_ids": list(ids.values()),
              **({"surprised": [ids[surprised]]} if surprised else {})}
@@ -348,7 +342,7 @@ def test_an_area_attack_with_a_dive_from_entered_faces_is_that_of_the_apps_dice(
 
 
 def test_faces_no_d6_shows_or_the_wrong_number_of_dice_change_nothing():
-    game, ids = new_game()
+    game, ids = duel()
     play(game, {"type": "set_dice", "mode": "table"})
     ask = play(game, {"type": "start_combat", "token_ids": list(ids.values())})[-1].data
     unchanged_after_refusals(game, ask, MIRA, (
@@ -360,7 +354,7 @@ def test_faces_no_d6_shows_or_the_wrong_number_of_dice_change_nothing():
 
 
 def test_a_surprise_stun_face_no_d6_shows_changes_nothing():
-    game, ids = new_game()
+    game, ids = duel()
     play(game, {"type": "set_dice", "mode": "table"})
     ask = play(game, {"type": "start_combat", "token_ids": list(ids.values()), "surprised": [ids["Hero"]]})[-1].data
     unchanged_after_refusals(game, ask, MIRA, (([7], "a d6 cannot show 7"), ([2, 2], "1 more entered")))

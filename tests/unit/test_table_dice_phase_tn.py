@@ -26,7 +26,7 @@ from tabledice import MIRA, enter_drawn, facts, made_once, play, seated
 
 
 
-def new_game(surprised=False):
+def shootout(surprised=False):
     """Mira's Ann and the GM's Bob, five squares apart, in a fight (Bob caught unaware with ``surprised``)."""
     game, ids = seated("g-ptn", "Shootout", "phase_tn", Board(10, 8), (("Ann", 2, "p-mira"), ("Bob", 7, None)))
     play(game, {"type": "start_combat", "token_ids": [ids["Ann"], ids["Bob"]],
@@ -37,7 +37,7 @@ def new_game(surprised=False):
 def declaring(surprised=False):
     """Phase 1, Ann's turn to declare (Bob declares nothing new before her, or is surprised)."""
     def build():
-        game, ids = new_game(surprised)
+        game, ids = shootout(surprised)
         while game.combat["current"] != ids["Ann"]:
             play(game, {"type": "next_turn"}, dice=SeededDice(6))
         return game, ids

@@ -11,7 +11,6 @@ import copy
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules.board import Board
 from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.system import AttackRequest, Combatant
 from rules.tesseris_ads import SYSTEM
@@ -19,24 +18,20 @@ from webapp.game import table
 from webapp.game.fight import table_dice
 from webapp.game.core.model import GM, Rejected
 
-from tabledice import MIRA, enter_drawn, facts, made_once, play, seated, turned_to
+from tabledice import MIRA, enter_drawn, facts, hero_and_brute, made_once, play, turned_to
 
 
 
 
 
-def new_game(hero: dict | None = None, brute_x: int = 3):
+def duel(hero: dict | None = None, brute_x: int = 3):
     """Mira's Hero and the GM's Brute (a foe: no owner), each with the sample sheet and ``hero``'s changes."""
-    game, ids = seated("g-t", "Fight", "tesseris_ads", Board(12, 8), (("Hero", 2, "p-mira"), ("Brute", brute_x, None)))
-    for name, over in (("Hero", hero or {}), ("Brute", {})):
-        sheet = {**SYSTEM.default_sheet(), "name": name, **over}
-        play(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet})
-    return game, ids
+    return hero_and_brute(SYSTEM, "g-t", 12, hero, brute_x=brute_x)
 
 
 def fight(first: str, hero: dict | None = None, brute_x: int = 3):
     """A fight with ``first`` ("Hero" or "Brute") acting, made with the app's dice; copied for each use."""
-    return made_once((first, repr(hero), brute_x), lambda: turned_to(*new_game(hero, brute_x), first))
+    return made_once((first, repr(hero), brute_x), lambda: turned_to(*duel(hero, brute_x), first))
 
 
 
@@ -123,7 +118,7 @@ def test_a_jam_is_the_shooters_roll_and_the_defense_the_foes():
 @settings(max_examples=20, deadline=None)
 @given(data=st.data(), surprised=st.booleans())
 def test_initiative_and_surprise_from_entered_faces_are_those_of_the_apps_dice(data, surprised):
-    game, ids = new_game()
+    game, ids = duel()
     app_game = copy.deepcopy(game)
     start = {"type": "start_combat", "token_ids": list(ids.values()), **({"surprised": [ids["Hero"]]} if surprised else {})}
     play(game, {"type": "set_dice", "mode": "table"})

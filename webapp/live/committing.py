@@ -513,10 +513,7 @@ class Committing:
             return None
         memo: dict = {id(game.vision): None}
         for board in [game.board] + [m.board for m in game.maps.values() if m.board is not None]:
-            memo[id(board._cache)] = {}
-            for part in (board._walls, board._doors, board._cover):
-                for value in part.values():
-                    memo[id(value)] = value
+            board.share_in(memo)
         return copy.deepcopy(game, memo)
 
     def _lost_race(self, game_id: str, backup: Game | None, races: int) -> None:

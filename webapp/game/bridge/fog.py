@@ -448,15 +448,12 @@ def _whole_board(board) -> dict:
     """``Board.to_dict`` once per version of the board, shared by every audience and update (read only).
     Kept in the board's own cache, which every change to the board empties (as movement's terrain table)."""
     if board.indexed("to_dict"):
-        return board._cache["to_dict"]
+        return _to_dict(board)
     return heavy.on_board(board, _to_dict)  # 10,000 walls: off the loop (#57)
 
 
 def _to_dict(board) -> dict:
-    found = board._cache.get("to_dict")
-    if found is None:
-        found = board._cache["to_dict"] = board.to_dict()
-    return found
+    return board.cached("to_dict", board.to_dict)
 
 
 def board_view(game: "Game", actor: "Actor") -> dict:

@@ -164,10 +164,8 @@ def checkpoint_of(game: Game) -> bytes:
     """The state as it is, without its caches: the views (``game.vision``: far bigger than the state itself on a
     fogged map) and the board's indexes (most of a big board's bytes: 1,000 walls, 100 KB), process memory rebuilt
     when needed. ``game`` is not touched (a shallow copy is pickled: the live game's, read by pages meanwhile)."""
-    board = copy.copy(game.board)
-    board._cache = {}
     bare = copy.copy(game)
-    bare.vision, bare.board = None, board
+    bare.vision, bare.board = None, game.board.bare()
     return pickle.dumps(bare, pickle.HIGHEST_PROTOCOL)
 
 

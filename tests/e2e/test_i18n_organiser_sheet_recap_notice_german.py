@@ -1,7 +1,7 @@
 """The remaining English, in German in Chromium (issue #37): a browser whose language is German reads the organiser's
 page and a table's printed sheet through the app's own merged catalogs, the recap page of a fight, and on a 360 px
 phone the notice pushed when the GM takes the player out, in German, with nothing sticking out of its box.
-Screenshots: test-artifacts/i18n-rest-de-*.png."""
+Screenshots: test-artifacts/i18n-organiser-recap-de-*.png."""
 
 from __future__ import annotations
 
@@ -53,14 +53,14 @@ def test_the_organiser_page_and_a_table_sheet_in_german_by_the_browsers_language
     expect(rows.nth(0)).to_contain_text("Savage Worlds")
     assert org.evaluate("document.documentElement.scrollWidth") <= 1366
     assert org.evaluate(OVERFLOWING) == [], "nothing sticks out on a laptop"
-    save_shot(org, "i18n-rest-de-organiser", full_page=True)
+    save_shot(org, "i18n-organiser-recap-de-organiser", full_page=True)
     sheet = org.context.new_page()
     sheet.goto(url + "/room/tables/" + rows.nth(0).get_attribute("id").removeprefix("table-") + "/sheet")
     sheet.emulate_media(media="print")
     sheet.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
     expect(sheet.locator(".sheet-sub")).to_contain_text("SL: Maximiliane")
     assert sheet.evaluate(OVERFLOWING) == []
-    save_shot(sheet, "i18n-rest-de-sheet", full_page=True)
+    save_shot(sheet, "i18n-organiser-recap-de-sheet", full_page=True)
 
 
 @pytest.mark.timeout(240)
@@ -82,7 +82,7 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     expect(gm.locator(".fight h3").first).to_have_text(re.compile(r"^Kampf 1: (Hero und Ana|Ana und Hero) gegen Bandit$"))
     assert gm.evaluate("document.documentElement.scrollWidth") <= 1366
     assert gm.evaluate(OVERFLOWING) == []
-    save_shot(gm, "i18n-rest-de-recap", full_page=True)
+    save_shot(gm, "i18n-organiser-recap-de-recap", full_page=True)
 
     phone = new_page(**PHONE, locale="de-DE")
     phone.goto(f"{base}/play?key={players['Mira']['player_token']}")
@@ -92,7 +92,7 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     expect(phone.locator("#flash")).to_contain_text("Bandit darfst du nicht bewegen", timeout=10000)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     phone.wait_for_timeout(600)  # the toast's fade-in
-    save_shot(phone, "i18n-rest-de-phone-refusal")
+    save_shot(phone, "i18n-organiser-recap-de-phone-refusal")
     status, body = server.api("POST", f"/api/games/{g['id']}/commands",
                               {"type": "remove_player", "player_id": players["Mira"]["player_id"]}, g["gm_token"])
     assert status == 200, body
@@ -102,4 +102,4 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     box = flash.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
-    save_shot(phone, "i18n-rest-de-phone-notice")
+    save_shot(phone, "i18n-organiser-recap-de-phone-notice")

@@ -17,7 +17,7 @@ def test_a_german_phone_lists_the_blast_templates_in_german_and_they_fit(server,
                  "Kegelschablone", 'Linie (1" breit)'):
         assert word in said, said
     assert "Blast" not in said and "wide" not in said, said
-    shot(phone, "i18n-rules4-de-phone-360-savage-worlds-templates")
+    shot(phone, "i18n-templates-cover-de-phone-360-savage-worlds-templates")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360, "the page fits the phone"
     assert phone.evaluate(OVERFLOWING, "#live") == [], "no word sticks out of its box"
 
@@ -30,5 +30,5 @@ def test_the_german_table_screen_names_a_zones_cover_grade_in_german(server, new
     covers = screen.locator(".zone-cover").all_text_contents()
     assert covers and "Deckung: teilweise" in covers, covers
     assert not any("partial" in c or "cover" in c for c in covers), covers
-    shot(screen, "i18n-rules4-de-screen-1080-atomic-tomorrow-cover")
+    shot(screen, "i18n-templates-cover-de-screen-1080-atomic-tomorrow-cover")
     assert screen.evaluate("document.documentElement.scrollWidth") <= 1920

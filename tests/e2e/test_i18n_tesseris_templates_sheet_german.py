@@ -59,10 +59,10 @@ def test_a_german_phone_lays_a_template_in_meters_and_every_screen_reads_it_in_i
     for english in ("Yards", "yards", "circle", "cone", "nobody", "the GM"):
         assert english not in text, english
     card.scroll_into_view_if_needed()
-    shot(phone, "i18n-tess2-de-phone-360-templates-card")
-    shot(screen, "i18n-tess2-de-screen-1920-template-label")
+    shot(phone, "i18n-tesseris-de-phone-360-templates-card")
+    shot(screen, "i18n-tesseris-de-screen-1920-template-label")
     gm.locator("#templates-card").scroll_into_view_if_needed()
-    shot(gm, "i18n-tess2-en-gm-templates-card")
+    shot(gm, "i18n-tesseris-en-gm-templates-card")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360, "the page fits the phone"
     assert phone.evaluate(OVERFLOWING, "#templates-card") == [], "no word sticks out of its box"
 
@@ -87,7 +87,7 @@ def test_a_german_phone_reads_a_refused_sheet_field_as_one_german_sentence(serve
     why = phone.locator(".sheet-form .why")
     expect(why).to_have_text("0 oder mehr, nicht -1")
     why.scroll_into_view_if_needed()
-    shot(phone, "i18n-tess2-de-phone-360-sheet-refused")
+    shot(phone, "i18n-tesseris-de-phone-360-sheet-refused")
     phone.locator(".sheet-form input[name=strength]").fill("4")
     phone.locator(".sheet-form button[type=submit]").click()
     expect(phone.locator(".flash-inline.ok")).to_have_text("Gespeichert.")
