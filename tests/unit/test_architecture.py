@@ -364,3 +364,30 @@ def test_the_rooms_check_sees_each_import_against_the_order(tmp_path):
         ("pkg.bridge.fog", "pkg.board.tokens"), ("pkg.core.model", "pkg.bridge.fog"), ("pkg.fight.combat", "pkg.table"),
         ("pkg.planning.plan", "pkg.features"), ("pkg.views.recap", "pkg.planning.plan")]
     assert ("pkg.tableside.undo", "pkg.views.recap") in against_the_rooms(import_graph(root, types=True)[0], "pkg")
+
+
+def _names_in_code(path: Path) -> set[str]:
+    """The names a module's code reaches into (``name.something``; its comments and strings left out)."""
+    import io
+    import tokenize
+
+    with path.open(encoding="utf-8") as f:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(f.read()).readline)
+                  if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)]
+    return {t.string for i, t in enumerate(tokens[:-1]) if t.type == tokenize.NAME and tokens[i + 1].string == "."
+            and (i == 0 or tokens[i - 1].string != ".")}
+
+
+def test_the_command_table_and_the_hub_name_no_feature_module():
+    """What a feature does around every command is declared in its FEATURE and read from the list (#66): the command
+    table and the hub import from the game only the list, the model's room and the access matrix, and their code
+    names no module of the features', the bridge's, the views' or planning's rooms."""
+    edges, _ = import_graph(WEBAPP)
+    allowed = ("webapp.game.features", "webapp.game.access", "webapp.game.table", "webapp.game.core")
+    rooms = ("bridge", "fight", "board", "tableside", "views", "planning")
+    modules = {p.stem for room in rooms for p in (WEBAPP / "game" / room).glob("*.py") if p.stem != "__init__"}
+    for mod, path in (("webapp.game.table", WEBAPP / "game" / "table.py"), ("webapp.live.hub", WEBAPP / "live" / "hub.py")):
+        reached = {t for t in edges[mod] if t.startswith("webapp.game") and not t.startswith(allowed)}
+        assert reached == set(), f"{mod} imports {sorted(reached)}: declare it in the feature's FEATURE"
+        named = _names_in_code(path) & modules
+        assert named == set(), f"{path.name} names {sorted(named)}: declare it in the feature's FEATURE"
