@@ -17,7 +17,6 @@ from ..system import (
     CoverEffect,
     RuleError,
     MoveResult,
-    SheetField,
     TurnUpdate,
 )
 from . import attack as attack_
@@ -47,11 +46,9 @@ class AtomicTomorrow(BaseSystem):
 
     # ---- sheet -------------------------------------------------------
 
-    def sheet_fields(self) -> list[SheetField]:
-        return sheet.sheet_fields()
-
-    def default_sheet(self) -> dict:
-        return sheet.default_sheet()
+    # a method that would only call a rule module's function with its own arguments is that function (#66)
+    sheet_fields = staticmethod(sheet.sheet_fields)
+    default_sheet = staticmethod(sheet.default_sheet)
 
     def default_settings(self) -> dict:
         return copy.deepcopy(DEFAULT_SETTINGS)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..dice import DiceSource
 from ..text import Say, say
-from ..system import RuleError, ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, SheetField, TurnUpdate
+from ..system import RuleError, AttackRequest, AttackResult, BaseSystem, Combatant, MoveResult, TurnUpdate
 from . import attack as _attack
 from . import books as _books
 from . import cover as _cover
@@ -52,33 +52,23 @@ class PhaseTNSystem(BaseSystem):
     LENGTHS = LENGTHS
     LOCATIONS = LOCATIONS
 
-    def default_settings(self) -> dict:
-        return default_settings()
-
-    def sheet_fields(self) -> list[SheetField]:
-        return _sheet.sheet_fields()
-
-    def default_sheet(self) -> dict:
-        return _sheet.default_sheet()
+    # a method that would only call a rule module's function with its own arguments is that function (#66)
+    default_settings = staticmethod(default_settings)
+    sheet_fields = staticmethod(_sheet.sheet_fields)
+    default_sheet = staticmethod(_sheet.default_sheet)
 
     def validate_sheet(self, sheet: dict) -> None:
         _sheet.validate_sheet(sheet)
 
-    def derived(self, sheet: dict, settings: dict | None = None) -> dict:
-        return _sheet.derived(sheet, settings)
+    derived = staticmethod(_sheet.derived)
 
     def initiative(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> list[dict]:
         """Initiative of one phase, in declaration order (lowest first), "Initiative and Actions"."""
         return _turns.initiative_list(combatants, dice, settings)
 
-    def move_allowance(self, sheet: dict, action: str = "move", settings: dict | None = None) -> float:
-        return _movement.move_allowance(sheet, action, settings)
-
-    def range_band(self, distance: float, weapon: dict) -> str | None:
-        return _attack.range_band(distance, weapon)
-
-    def cover_effect(self, cover: Any) -> CoverEffect:
-        return _cover.cover_effect(cover)
+    move_allowance = staticmethod(_movement.move_allowance)
+    range_band = staticmethod(_attack.range_band)
+    cover_effect = staticmethod(_cover.cover_effect)
 
     def attack(self, request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
         _one_target(request)
@@ -91,20 +81,13 @@ class PhaseTNSystem(BaseSystem):
         _one_target(request)
         return _odds.odds(request, settings)
 
-    def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
-        return _health.apply(sheet, result, target_id)
+    apply = staticmethod(_health.apply)
 
     # -- the fight lifecycle ("Combat Sequence", "Initiative and Actions"): see .turns
 
-    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-        return _turns.begin_fight(combatants, dice, settings)
-
-    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
-                  settings: dict | None = None) -> TurnUpdate:
-        return _turns.next_turn(state, combatants, dice, settings)
-
-    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
-        return _turns.actions(state, actor, settings)
+    begin_fight = staticmethod(_turns.begin_fight)
+    next_turn = staticmethod(_turns.next_turn)
+    actions = staticmethod(_turns.actions)
 
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
@@ -121,8 +104,7 @@ class PhaseTNSystem(BaseSystem):
 
     # -- moving and shooting inside a fight: the rules keep the books (see .books, .movement)
 
-    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
-        return _books.after_attack(state, result, settings)
+    after_attack = staticmethod(_books.after_attack)
 
     def due_attacks(self, state: dict) -> list[dict] | None:
         """The shots the books owe now: *Phase/TN Combat Sequence*, "Resolution" (by action length)."""
@@ -132,8 +114,7 @@ class PhaseTNSystem(BaseSystem):
         """Who declares now: a shot that took a declarer out of the fight drops it from the order."""
         return _turns.turn_now(state) if "combat" in state else None
 
-    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
-        return _movement.movement_left(state, mover, settings)
+    movement_left = staticmethod(_movement.movement_left)
 
     def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
              board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
@@ -142,8 +123,7 @@ class PhaseTNSystem(BaseSystem):
 
     # -- what every screen shows on the token (see .health)
 
-    def badges(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> list[dict]:
-        return _health.badges(sheet, state, settings)
+    badges = staticmethod(_health.badges)
 
     def out_of_fight(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> bool:
         """Down from flesh wounds at capacity, or unconscious, dying or dead from a traumatic wound (*Phase/TN Combat

@@ -3,12 +3,9 @@ of this package."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..dice import DiceSource
 from ..text import say
-from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult,
-                      RuleError, SheetField, TurnUpdate)
+from ..system import AttackRequest, AttackResult, BaseSystem, Combatant, RuleError
 from . import attack as _attack
 from . import cover as _cover
 from . import data, health, movement, rapid, suggest, templates, turns
@@ -43,20 +40,15 @@ class SavageWorlds(BaseSystem):
 
     # -- sheet
 
-    def sheet_fields(self) -> list[SheetField]:
-        return character.sheet_fields()
-
-    def default_sheet(self) -> dict:
-        return character.default_sheet()
+    # a method that would only call a rule module's function with its own arguments is that function (#66)
+    sheet_fields = staticmethod(character.sheet_fields)
+    default_sheet = staticmethod(character.default_sheet)
 
     def validate_sheet(self, sheet: dict) -> None:
         character.validate_sheet(sheet)
 
-    def derived(self, sheet: dict) -> dict:
-        return character.derived_values(sheet)
-
-    def default_settings(self) -> dict:
-        return data.default_settings()
+    derived = staticmethod(character.derived_values)
+    default_settings = staticmethod(data.default_settings)
 
     def validate_settings(self, settings: dict) -> None:
         """A setting read as one of a few words is refused when the GM sets it, not on the next Shaken turn."""
@@ -74,71 +66,35 @@ class SavageWorlds(BaseSystem):
 
     # -- the fight lifecycle: action cards, turns, Hold, Shaken recovery
 
-    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-        return turns.begin_fight(combatants, dice, settings)
-
-    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
-                  settings: dict | None = None) -> TurnUpdate:
-        return turns.next_turn(state, combatants, dice, settings)
-
-    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
-        return turns.actions(state, actor, settings)
-
-    def end_fight(self, state: dict, combatants: list[Combatant], dice: DiceSource,
-                  settings: dict | None = None) -> TurnUpdate:
-        return turns.end_fight(state, combatants, dice, settings)
+    begin_fight = staticmethod(turns.begin_fight)
+    next_turn = staticmethod(turns.next_turn)
+    actions = staticmethod(turns.actions)
+    end_fight = staticmethod(turns.end_fight)
 
     # -- Bennies: a Soak roll after wounds (see .health)
 
-    def soak_offer(self, before: dict, after: dict, result: AttackResult, target_id: str) -> dict | None:
-        return health.soak_offer(before, after, result, target_id)
-
-    def soak(self, sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
-        return health.soak(sheet, offer, dice, name)
-
-    def reroll_offer(self, sheet: dict, result: AttackResult, attacker_id: str) -> dict | None:
-        return health.reroll_offer(sheet, result, attacker_id)
-
-    def reroll_kept(self, first_best: int, second: AttackResult) -> dict:
-        return health.reroll_kept(first_best, second)
-
-    def spend_benny(self, sheet: dict, why: str, name: str = "") -> dict:
-        return health.spend_benny(sheet, why, name)
-
-    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
-            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
-        return turns.act(state, actor, action, combatants, dice, settings, options)
+    soak_offer = staticmethod(health.soak_offer)
+    soak = staticmethod(health.soak)
+    reroll_offer = staticmethod(health.reroll_offer)
+    reroll_kept = staticmethod(health.reroll_kept)
+    spend_benny = staticmethod(health.spend_benny)
+    act = staticmethod(turns.act)
 
     # -- the fight's books: actions taken, movement spent, who a withdrawal provokes
 
-    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
-        return turns.after_attack(state, result, settings)
-
-    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
-        return turns.movement_left(state, mover, settings)
-
-    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
-             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
-        return turns.move(state, mover, path, cost, combatants, board, dice, settings)
-
-    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
-        return health.badges(sheet, state)
+    after_attack = staticmethod(turns.after_attack)
+    movement_left = staticmethod(turns.movement_left)
+    move = staticmethod(turns.move)
+    badges = staticmethod(health.badges)
 
     def out_of_fight(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> bool:
         """Incapacitated ("Incapacitation"): the one state that takes a character out of the fight."""
         return bool((sheet or {}).get("incapacitated"))
 
-    def move_allowance(self, sheet: dict, action: str = "move") -> float:
-        return movement.move_allowance(sheet, action)
-
-    def run(self, sheet: dict, dice: DiceSource, roller: str | None = None) -> dict:
-        return movement.run(sheet, dice, roller)
-
-    def move_cost(self, board, path: list, prone: bool = False) -> float:
-        return movement.move_cost(board, path, prone)
-
-    def withdraw(self, mover: Combatant, others: list[Combatant]) -> list[str]:
-        return movement.withdraw_attackers(mover, others)
+    move_allowance = staticmethod(movement.move_allowance)
+    run = staticmethod(movement.run)
+    move_cost = staticmethod(movement.move_cost)
+    withdraw = staticmethod(movement.withdraw_attackers)
 
     def free_attack_weapon(self, sheet: dict) -> str | None:
         """The weapon a foe's free attack on a withdrawing token is made with (its ready melee weapon)."""
@@ -151,8 +107,7 @@ class SavageWorlds(BaseSystem):
         band = _attack.range_band(distance, weapon)
         return _attack.BAND_WORDS.get(band, band) if band else band
 
-    def cover_effect(self, cover: Any, settings: dict | None = None) -> CoverEffect:
-        return _cover.cover_effect(cover, settings)
+    cover_effect = staticmethod(_cover.cover_effect)
 
     # -- attacks, odds, results
 
@@ -171,8 +126,7 @@ class SavageWorlds(BaseSystem):
         attack reads (see :mod:`.options`)."""
         return _options.attack_options(request)
 
-    def area_attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
-        return templates.area_attack(request, dice)
+    area_attack = staticmethod(templates.area_attack)
 
     def odds(self, request: AttackRequest) -> dict:
         one_target(request)
@@ -192,7 +146,6 @@ class SavageWorlds(BaseSystem):
             {"key": "cone", "label": say("Cone"), "shape": "cone", "size": None},
             {"key": "line", "label": say("Line (1\" wide)"), "shape": "line", "size": None}]
 
-    def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
-        return health.apply(sheet, result, target_id)
+    apply = staticmethod(health.apply)
 
     planner = suggest  # a foe's plans (#60)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, RuleError, SheetField, TurnUpdate
+from ..system import AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, RuleError, TurnUpdate
 from . import badges as own_badges
 from . import cover, health, movement, options, sheet, suggest, turns
 from .attack import attack_cover_piece, effect_words, range_band_name, settings_of
@@ -37,11 +37,9 @@ class TesserisSystem(BaseSystem):
     #: what the rules and the GM set, not the player: damage taken, Ego lost, status effects
     gm_only_fields = ("stamina", "wounds", "ego", "statuses")
 
-    def sheet_fields(self) -> list[SheetField]:
-        return sheet.sheet_fields()
-
-    def default_sheet(self) -> dict:
-        return sheet.default_sheet()
+    # a method that would only call a rule module's function with its own arguments is that function (#66)
+    sheet_fields = staticmethod(sheet.sheet_fields)
+    default_sheet = staticmethod(sheet.default_sheet)
 
     def default_settings(self) -> dict:
         return dict(DEFAULT_SETTINGS)
@@ -120,18 +118,10 @@ class TesserisSystem(BaseSystem):
 
     # the fight lifecycle (turns.py): initiative every round, ticks, surprise, delay, reactions
 
-    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-        return turns.begin_fight(combatants, dice, settings)
-
-    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-        return turns.next_turn(state, combatants, dice, settings)
-
-    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
-        return turns.actions(state, actor, settings)
-
-    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
-            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
-        return turns.act(state, actor, action, combatants, dice, settings, options)
+    begin_fight = staticmethod(turns.begin_fight)
+    next_turn = staticmethod(turns.next_turn)
+    actions = staticmethod(turns.actions)
+    act = staticmethod(turns.act)
 
     def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
         """The fight's books after an attack: both sides' tick states written back (turns.after_attack)."""
