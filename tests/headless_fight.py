@@ -150,7 +150,7 @@ def play_turn(t: Table, token_id: str, actor: Actor, swapped: bool) -> str:
             at = t.game.seq
             if t.game.pending_defense or t.game.pending_soak:
                 answer(t)
-            if not fighting.stands(t.game, t.game.tokens[token_id]):  # down in its own turn (3d6: a HT roll failed)
+            if not foeplay.stands(t.game, token_id):  # down in its own turn (3d6: a HT roll failed), as the runner has it
                 break
     if t.game.combat and t.game.combat.get("current") == token_id and len(standing_sides(t.game)) > 1:
         answer(t)

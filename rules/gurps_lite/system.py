@@ -11,6 +11,7 @@ from ..system import (
     AttackResult,
     BaseSystem,
     CoverEffect,
+    RuleError,
 )
 from . import suggest, turns
 from .badges import badges
@@ -72,7 +73,12 @@ class GurpsLite(BaseSystem):
         return cover_effect(cover)
 
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
+        """*3d6 Combat*, "Injury": who has collapsed unconscious (a failed HT roll in its own maneuver) or is dead
+        makes no attack, as it makes no move."""
         checked_options(request)
+        a = request.attacker
+        if (a.state or {}).get("collapsed") or self.out_of_fight(a.sheet, a.state):
+            raise RuleError(say("{name} is out of the fight", name=a.name))
         return attack(request, dice)
 
     def odds(self, request: AttackRequest) -> dict:

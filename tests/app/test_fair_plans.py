@@ -19,7 +19,7 @@ import socketio
 
 from tests.app.test_gevent_serving import Served
 from tests.app.test_plans_thread_safety import a_fight
-from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
+from tests.app.test_suggestions_api import _two_against_two, _to_the_orcs_turn
 from tests.helpers import bearer
 from webapp.live.foes import fairness, suggesting
 
@@ -248,7 +248,7 @@ def test_a_free_thread_goes_to_the_games_in_turn_one_reckoning_of_a_game_at_a_ti
 
 @pytest.mark.app_config(DEMO=False, DICE_SEED="7")
 def test_the_gm_pages_busy_answer_is_429_in_the_gms_language_and_the_api_says_it_in_english(app, client):
-    g, _mira, ids = _fight(app, client, "gurps_lite")
+    g, _mira, ids = _two_against_two(client, "gurps_lite")
     _to_the_orcs_turn(client, g, ids)
     game = app.extensions["tacmap"].game(g["id"])
     seq = game.seq

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.helpers import bearer, command, state
-from tests.app.test_play_the_foes import FAST, _fight, _on, _until
+from tests.app.test_play_the_foes import FAST, _two_against_two, _on, _until
 
 SEEDED = pytest.mark.app_config(DEMO=False, DICE_SEED="11")
 
@@ -33,7 +33,7 @@ def _plans(client, g, token_id):
 
 @SEEDED
 def test_plans_reckoned_before_the_gms_hand_are_refused_and_fresh_ones_are_played(app, client):
-    g, _mira, ids = _fight(client)
+    g, _mira, ids = _two_against_two(client)
     _to_the_orcs_turn(client, g, ids)
     before = state(client, g)["seq"]
     old = _plans(client, g, ids["Orc"])
@@ -74,7 +74,7 @@ def test_plans_reckoned_before_the_gms_hand_are_refused_and_fresh_ones_are_playe
 @SEEDED
 def test_the_socket_answer_names_a_stale_step(app, client):
     from tests.helpers import connect
-    g, _mira, ids = _fight(client)
+    g, _mira, ids = _two_against_two(client)
     _to_the_orcs_turn(client, g, ids)
     old = _plans(client, g, ids["Orc"])
     r = command(client, g, {"type": "act", "token_id": ids["Orc"], "action": "move_and_attack", "options": {}})
@@ -89,7 +89,7 @@ def test_the_runner_reckons_again_when_its_plan_went_stale(app, client, monkeypa
     """A step of the runner's plan refused as stale (something happened between the reckoning and the step) does
     not turn the switch off: the turn is reckoned again and played."""
     from webapp.live.foes import suggesting
-    g, mira, ids = _fight(client)
+    g, mira, ids = _two_against_two(client)
     _to_the_orcs_turn(client, g, ids)
     real, calls = suggesting.plans, []
 

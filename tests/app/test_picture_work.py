@@ -205,7 +205,7 @@ def test_an_address_with_its_pieces_of_picture_work_all_waiting_is_refused_the_n
 
 def test_a_seat_past_its_share_is_told_so_in_the_page_readers_language(app, small_share):
     from test_i18n_log_replay_picture_refusals import gm_page_in
-    from test_i18n_log_replay_picture_refusals import new_game as game_with_player
+    from test_i18n_log_replay_picture_refusals import ruins_with_mira as game_with_player
     from test_i18n_log_replay_picture_refusals import upload as page_upload
 
     _api, g, _p = game_with_player(app)

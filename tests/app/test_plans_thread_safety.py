@@ -23,7 +23,7 @@ from contextlib import contextmanager
 import pytest
 
 from tests.app.test_gevent_serving import Served
-from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
+from tests.app.test_suggestions_api import _two_against_two, _to_the_orcs_turn
 from tests.helpers import command
 from webapp.game.planning import suggestions
 from webapp.live.server import collector
@@ -95,7 +95,7 @@ def test_the_frozen_copy_shares_nothing_the_loop_may_change(app, client):
     """``suggestions.frozen``: every mutable part of the copy the reckoning thread reads is its own, not the
     game's (``is`` checks): tokens and their sheets, characters and their sheets, the fight and its books,
     settings, tactics and their anchors, the board's containers."""
-    g, _mira, ids = _fight(app, client, "gurps_lite")
+    g, _mira, ids = _two_against_two(client, "gurps_lite")
     assert command(client, g, {"type": "set_tactic", "token_id": ids["Orc"], "tactic": "careful"}).status_code == 200
     _to_the_orcs_turn(client, g, ids)
     game = app.extensions["tacmap"].game(g["id"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from tests.app.test_play_the_foes import FAST, _fight, _on
+from tests.app.test_play_the_foes import FAST, _two_against_two, _on
 from tests.helpers import command, state
 
 
@@ -25,7 +25,7 @@ def _mine(s, mira_ids):
 
 @FAST
 def test_a_phase_tn_round_plays_through_declarations_resolutions_and_shots(app, client):
-    g, mira, ids = _fight(client, "phase_tn")
+    g, mira, ids = _two_against_two(client, "phase_tn")
     mine = {ids["Ann"], ids["Bob"]}
     key = mira["player_token"]
     start = state(client, g)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from test_room_mode import app, make_tables, organiser, template  # noqa: F401 (fixtures)
+from test_room_mode import app_overrides, make_tables, organiser, template  # noqa: F401 (fixtures)
 
 
 def listed(page: str) -> set[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 
-from test_room_mode import app, bearer, make_tables, organiser, template  # noqa: F401 (fixtures)
+from test_room_mode import app_overrides, bearer, make_tables, organiser, template  # noqa: F401 (fixtures)
 
 
 def title_and_heading(page: str) -> tuple[str, str]:

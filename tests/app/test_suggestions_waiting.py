@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
+from tests.app.test_suggestions_api import _two_against_two, _to_the_orcs_turn
 from tests.helpers import bearer, command, state
 
 
 @pytest.mark.app_config(DEMO=False, DICE_SEED="7")
 def test_while_the_foes_attack_waits_for_a_defense_the_plans_say_so_and_come_back_once_it_is_answered(app, client):
-    g, mira, ids = _fight(app, client, "gurps_lite")
+    g, mira, ids = _two_against_two(client, "gurps_lite")
     _to_the_orcs_turn(client, g, ids)
     url = f"/api/games/{g['id']}/suggestions/{ids['Orc']}"
     gm = bearer(g["gm_token"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from webapp.game.core import waits
+
 from tests.helpers import command, state
 
 from test_i18n_fight_wording_2 import page
@@ -63,10 +65,10 @@ def test_a_foes_soak_roll_tells_the_phones_and_the_screen_who_rolls_and_what_for
     table = Table(app, client, "savage_worlds")
     game = app.extensions["tacmap"].game(table.g["id"])
     needs = say("roll the d8 and the Wild d6: the better counts; 4 or more succeeds")
-    game.pending_roll = {"id": "roll-1", "command": {"type": "soak"}, "sender": {"role": "gm"}, "made": [],
-                         "entered": [], "roll": {"dice": "d8!+d6!", "roller": table.ids["Ogre"], "player": None,
-                                                 "purpose": pack(say("Vigor (Soak)")), "needs": pack(needs),
-                                                 "chance": 0.81}}
+    waits.ask(game, "roll", {"id": "roll-1", "command": {"type": "soak"}, "sender": {"role": "gm"}, "made": [],
+                             "entered": [], "roll": {"dice": "d8!+d6!", "roller": table.ids["Ogre"], "player": None,
+                                                     "purpose": pack(say("Vigor (Soak)")), "needs": pack(needs),
+                                                     "chance": 0.81}})
     try:
         for key, role in ((table.keys["Mira"], "play"), (table.keys["screen"], "screen")):
             seen = page(app, table.g, key, role, "en")
@@ -76,4 +78,4 @@ def test_a_foes_soak_roll_tells_the_phones_and_the_screen_who_rolls_and_what_for
         assert "Ogre: roll Vigor (Soak)" in gm and "the d8 and the Wild d6" in gm and "81% to make it" in gm
         assert "on their phone" not in gm
     finally:
-        game.pending_roll = None
+        waits.keep(game, "roll")

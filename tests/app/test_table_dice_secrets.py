@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from webapp.game.core import waits
+
 from tests.helpers import bearer, command, connect, join, new_game, state
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="7")
@@ -146,8 +148,8 @@ def test_a_seen_rollers_purpose_naming_a_hidden_token_says_someone_out_of_sight(
     roll = {"dice": "2d6", "roller": table.ids["Hero"], "player": table.p["player_id"],
             "purpose": pack(say("area damage to {name}", name=HIDDEN)),
             "needs": pack(say("roll {dice} for damage", dice="2d6"))}
-    game.pending_roll = {"id": "roll-1", "command": {"type": "attack"}, "sender": {"role": "gm"}, "made": [],
-                         "entered": [], "roll": roll}
+    waits.ask(game, "roll", {"id": "roll-1", "command": {"type": "attack"}, "sender": {"role": "gm"}, "made": [],
+                             "entered": [], "roll": roll})
     try:
         for actor in (Actor("player", table.p["player_id"]), Actor("screen")):
             told = table_dice.pending_view(game, actor)
@@ -155,7 +157,7 @@ def test_a_seen_rollers_purpose_naming_a_hidden_token_says_someone_out_of_sight(
             assert told["purpose"] == "area damage to someone out of sight" and told["roller"] == "Hero", told
         assert table_dice.pending_view(game, Actor("gm"))["purpose"] == f"area damage to {HIDDEN}"
     finally:
-        game.pending_roll = None
+        waits.keep(game, "roll")
 
 
 def test_a_hidden_foes_roll_called_off_is_the_gms_line(app, client):

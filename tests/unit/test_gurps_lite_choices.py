@@ -422,3 +422,18 @@ def test_a_shot_is_offered_neither_dual_weapon_attack_nor_deceptive_attack():
         S.odds(req("Bow", {"deceptive": 1}, sheet=archer, at=(6, 1)))
     with pytest.raises(RuleError, match="Dual Weapon Attack"):
         S.odds(req("Bow", {"dual_weapon": "Broadsword"}, sheet=archer, at=(6, 1)))
+
+
+def test_a_fighter_out_of_the_fight_makes_no_attack_as_it_makes_no_move():
+    """*3d6 Combat*, "Injury": collapsed unconscious in its own maneuver (a failed HT roll below 0 HP), a fighter's
+    attack is refused as its move is, in the rules' words; a fighter below 0 HP still standing attacks."""
+    from rules.dice import SeededDice
+    from rules.system import RuleError
+
+    with pytest.raises(RuleError, match="Ann is out of the fight"):
+        S.attack(req(attacker_state={"collapsed": True, "maneuver": "attack"}), SeededDice(1))
+    sheet = shooter()
+    sheet["conditions"] = ["unconscious"]
+    with pytest.raises(RuleError, match="out of the fight"):
+        S.attack(req(sheet=sheet), SeededDice(1))
+    assert S.attack(req(), SeededDice(1)).summary

@@ -228,6 +228,18 @@ def lights_with_ids(lights: list[dict]) -> list[dict]:
     return [{"id": f"light-{i + 1}", **light} for i, light in enumerate(lights)]
 
 
+def saved_waits(d: dict) -> list:
+    """What the table waits for (``Game.waits``) from the fields a saved game or an undo has (``pending_defense``,
+    ``pending_soak``, ``pending_roll``)."""
+    out: list = []
+    if d.get("pending_defense"):
+        out.append(["defense", d["pending_defense"]])
+    out += [["soak", o] for o in d.get("pending_soak") or []]
+    if d.get("pending_roll"):
+        out.append(["roll", d["pending_roll"]])
+    return out
+
+
 @dataclass
 class GameMap:
     id: str
@@ -282,11 +294,11 @@ class Game:
     active_map: str = FIRST_MAP
     gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (webapp/game/board/templates.py)
-    pending_defense: dict | None = None  # an attack waiting for its defender's choice (webapp/game/fight/attacks.py)
-    pending_soak: list = field(default_factory=list)  # Soak rolls offered to wounded Wild Cards (webapp/game/fight/soak.py)
+    # what the table waits for (#66, webapp/game/core/waits.py): an attack's defense, Soak rolls, a roll made at the
+    # table, as [kind, entry] pairs; pending_defense, pending_soak and pending_roll below are read from it
+    waits: list = field(default_factory=list)
     pending_reroll: dict | None = None  # a Benny reroll offered after a missed attack (webapp/game/fight/reroll.py)
     dice: dict = field(default_factory=dict)  # who rolls the dice: the app or the table (webapp/game/fight/table_dice.py)
-    pending_roll: dict | None = None  # a command waiting for a roll made at the table (webapp/game/fight/table_dice.py)
     gm_password: str | None = None  # a salted hash (webapp/game/tableside/keys.py), never the password; never sent
     fog_on: bool = False  # dynamic fog of war on the active map (webapp/game/bridge/fog.py)
     revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
@@ -339,6 +351,20 @@ class Game:
                  size: int | None = None) -> list[tuple[int, int]]:
         """``token.cells`` on this game's board (squares or hexes)."""
         return token.cells(x, y, size, self.board.grid)
+
+    # what the table waits for, as the protocol and the saved games have it: read from ``waits`` (written only by
+    # webapp/game/core/waits.py)
+    @property
+    def pending_defense(self) -> dict | None:
+        return next((entry for kind, entry in self.waits if kind == "defense"), None)
+
+    @property
+    def pending_soak(self) -> list[dict]:
+        return [entry for kind, entry in self.waits if kind == "soak"]
+
+    @property
+    def pending_roll(self) -> dict | None:
+        return next((entry for kind, entry in self.waits if kind == "roll"), None)
 
     def player_named(self, name: str) -> Player | None:
         folded = name.casefold()
@@ -414,11 +440,9 @@ class Game:
             active_map=d.get("active_map", FIRST_MAP),
             gm_view=d.get("gm_view"),
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
-            pending_defense=d.get("pending_defense"),
-            pending_soak=list(d.get("pending_soak") or []),
+            waits=saved_waits(d),
             pending_reroll=d.get("pending_reroll"),
             dice=dict(d.get("dice") or {}),
-            pending_roll=d.get("pending_roll"),
             gm_password=d.get("gm_password"),
             fog_on=d.get("fog_on", False),
             revealed={tuple(c) for c in d.get("revealed", [])},

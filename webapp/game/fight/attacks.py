@@ -24,6 +24,7 @@ from ..bridge import fighting, fog
 from .aiming import AttackCommand, defense_choices, plan, preview, reachable  # noqa: F401 - preview: the hub's
 from ..bridge.fighting import rules_call, settings_of
 from .defenses import chosen, unseen_result
+from ..core import waits
 from ..core.feature import Feature
 from ..core.model import Actor, Event, Rejected
 from ..core.text import N_
@@ -172,17 +173,17 @@ def _names_hidden(game: "Game", data: dict) -> bool:
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
     if event.type == "defense_asked":
-        game.pending_defense = dict(d)
+        waits.ask(game, "defense", dict(d))
         attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
         secret = bool((attacker and attacker.hidden) or (target and target.hidden))
         log(say("{attacker} attacks {target}: waiting for {target}'s defense", attacker=attacker.name if attacker else "?",
                 target=target.name if target else "?"), "gm" if secret else "all", None)
         return
     if event.type == "defense_dropped":
-        game.pending_defense = None
+        waits.keep(game, "defense")
         log(say("the GM called the attack off"), "all", None)
         return
-    game.pending_defense = None
+    waits.keep(game, "defense")
     for token_id, sheet in d["sheets"].items():
         characters.set_sheet(game, token_id, sheet)
     if game.combat and "fight_state" in d:

@@ -196,10 +196,10 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         return [Event("combat_started", {"token_ids": ids, "surprised": caught, "update": update.to_dict()})]
     if not game.combat:
         raise Rejected(N_("there is no fight on"))
-    if isinstance(cmd, (NextTurn, EndCombat)):
-        waiting.no_defense_waiting(game, actor)
+    if isinstance(cmd, EndCombat):
+        waiting.held(game, actor, "fight_end")
     if isinstance(cmd, NextTurn):
-        waiting.no_soak_waiting(game, actor)
+        waiting.held(game, actor, "turn")
         update = rules_call(lambda: system.next_turn(game.combat["state"], fighters_of(game), dice, settings_of(game)),
                             game, actor)
         return [Event("turn_started", {"update": update.to_dict()})]
@@ -227,8 +227,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         update = rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, fighters_of(game), dice,
                                                 settings_of(game), cmd.options), game, actor)
         if (update.current, update.round) != (game.combat["current"], game.combat["round"]):
-            waiting.no_defense_waiting(game, actor)  # an action that ends the turn (Hold...) waits as Next turn does
-            waiting.no_soak_waiting(game, actor)
+            waiting.held(game, actor, "turn")  # an action that ends the turn (Hold...) waits as Next turn does
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 

@@ -21,6 +21,7 @@ from rules.system import AttackResult, Effect
 
 from . import characters
 from ..bridge import fighting, fog
+from ..core import waits
 from ..core import text
 from ..bridge.fighting import rules_call
 from ..core.feature import Feature, Follows
@@ -120,15 +121,17 @@ def evolve(game: "Game", event: Event, log) -> None:
         fresh = d.get("soak") or []
         ids = {o["target"] for o in fresh} | set(d.get("sheets", {}))
         # (no log line of its own: the attack's is the newest, and the prompt asks)
-        game.pending_soak = [o for o in game.pending_soak if o["target"] not in ids] + [dict(o) for o in fresh]
+        waits.keep(game, "soak", lambda o: o["target"] not in ids)
+        for o in fresh:
+            waits.ask(game, "soak", dict(o))
         return
-    game.pending_soak = [o for o in game.pending_soak if o["target"] != d["target"]]
+    waits.keep(game, "soak", lambda o: o["target"] != d["target"])
     if event.type == "soak_declined":
         log(say("{name} keeps the Soak roll (no reroll)", name=token.name if token else "?") if d.get("reroll") else
             say("{name} takes the Wounds (no Soak roll)", name=token.name if token else "?"), secret, None)
         return
     if d.get("again"):  # the reroll offered (#70): answered like the Soak offer (Next turn waits for it too)
-        game.pending_soak.append(dict(d["again"]))
+        waits.ask(game, "soak", dict(d["again"]))
     characters.set_sheet(game, d["target"], d["sheet"])
     log(d["summary"], secret, None)
     for roll in d["rolls"]:
@@ -142,7 +145,7 @@ def _fight_ends(game: "Game", event: Event, log) -> None:
         if token is not None:
             log(say("{name} takes the Wounds (no Soak roll: the fight ended)", name=token.name),
                 "gm" if token.hidden else "all", None)
-    game.pending_soak = []
+    waits.keep(game, "soak")
 
 
 #: follows an attack: the Soak rolls it offers, decided with it, kept when it is applied; the fight's end withdraws

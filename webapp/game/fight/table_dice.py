@@ -26,6 +26,7 @@ from rules.text import Say, pack, say, unpack
 
 from . import characters
 from ..bridge import fog
+from ..core import waits
 from ..core.feature import Deciding, Feature
 from ..core.model import Actor, Event, Rejected
 from ..core.text import N_, rules_words
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 
 MODES = ("app", "table")
 MAX_FACES = 200  # one entry: more faces than any roll of the five systems shows (explosions included)
-
 
 class SetDice(BaseModel):
     """``{"mode"}`` (the GM): who rolls the game's dice; ``{"foes"}`` (the GM): "app" lets the app roll the
@@ -49,7 +49,6 @@ class SetDice(BaseModel):
     player_id: str | None = Field(default=None, max_length=40)
     app_rolls: bool | None = None
 
-
 class EnterDice(BaseModel):
     """The faces of the roll the table was asked for, in the order rolled (each explosion's die right after the
     face that exploded), or ``app``: the app rolls this one."""
@@ -60,7 +59,6 @@ class EnterDice(BaseModel):
     faces: list[int] | None = Field(default=None, max_length=MAX_FACES)
     app: bool = False
 
-
 class CallOffRoll(BaseModel):
     """The GM calls off the command that waits for a roll: nothing of it happens."""
 
@@ -68,25 +66,17 @@ class CallOffRoll(BaseModel):
     type: Literal["call_off_roll"]
     roll_id: str = Field(max_length=40)
 
-
 COMMANDS = (SetDice, EnterDice, CallOffRoll)
 EVENTS = ("dice_set", "roll_asked", "roll_settled", "roll_called_off")
 #: what may still be sent while a roll waits: the roll's own commands, and what never changes what it decides
-WHILE_WAITING = frozenset({"set_dice", "enter_dice", "call_off_roll", "x_card", "resume_scene", "roll", "reach",
-                           "preview_attack", "show_join", "rotate_join_code", "rotate_screen_key", "replay",
-                           "replay_end", "show_recap", "hide_recap", "set_gm_password", "clear_gm_password",
-                           "answer_seat", "allow_reclaim", "view_map", "set_screen_view", "calibrate_screen"})
-
 
 # --- who rolls ---------------------------------------------------------------------
-
 
 def settings(game: "Game") -> dict:
     """The game's dice: ``{"mode", "app_rolls_for": [player ids], "foes"}``."""
     d = game.dice or {}
     return {"mode": d.get("mode", "app"), "app_rolls_for": sorted(d.get("app_rolls_for", ())),
             "foes": d.get("foes", "table")}
-
 
 def table_rolls(game: "Game", roller: str | None, d: dict | None = None) -> bool:
     """Whether the table rolls this combatant's dice (a token id; None: a roll the rules give no roller).
@@ -101,15 +91,12 @@ def table_rolls(game: "Game", roller: str | None, d: dict | None = None) -> bool
         return token.owner not in d["app_rolls_for"]
     return d["foes"] == "table"
 
-
 def chooser_of(game: "Game", roller: str | None) -> str | None:
     """The player who enters the rolls of this roller (a token id; None: the GM's)."""
     token = game.tokens.get(roller) if roller else None
     return token.owner if token is not None and token.owner in game.players else None
 
-
 # --- deciding ---------------------------------------------------------------------
-
 
 def asked(game: "Game", cmd: Any, actor: "Actor", need: NeedDice, previous: dict | None = None) -> Event:
     """The event that records a command waiting for the table's roll ``need``."""
@@ -125,24 +112,18 @@ def asked(game: "Game", cmd: Any, actor: "Actor", need: NeedDice, previous: dict
                  "player": chooser_of(game, need.roller),
                  **({"chance": need.chance} if need.chance is not None else {})}})
 
-
 def pack_words(words):
     return pack(words) if words else None
 
-
 def waiting(game: "Game", kind: str, actor: "Actor") -> None:
-    """Refuse a command that could change what the waiting roll decides, saying whose roll it is."""
-    pending = game.pending_roll
-    if not pending or kind in WHILE_WAITING:
-        return
-    roller = game.tokens.get(pending["roll"].get("roller") or "")
-    if roller is not None and fog.may_see(game, actor, roller):
-        raise Rejected(N_("%(name)s is rolling (%(purpose)s): the faces are entered first, or the GM lets the app "
-                          "roll it or calls it off"), name=roller.name, purpose=unnamed(game, actor, words(
-                              pending["roll"]["purpose"])))
-    raise Rejected(N_("a roll is being made at the table: its faces are entered first, or the GM lets the app roll "
-                      "it or calls it off"))
-
+    """Refuse a command that could change what the waiting roll decides, saying whose roll it is (the list of what
+    the table waits for: a roll holds every command but those it lets through, ``waits.ROLL``)."""
+    for wait in waits.holding(game, "commands", kind):
+        roller = game.tokens.get(wait.who or "")
+        if roller is not None and fog.may_see(game, actor, roller):
+            raise Rejected(wait.kind.refusal, name=roller.name,
+                           purpose=unnamed(game, actor, words(wait.entry["roll"]["purpose"])))
+        raise Rejected(wait.kind.refusal_unseen)
 
 def check_entry(game: "Game", cmd: EnterDice | CallOffRoll, actor: "Actor") -> dict:
     """The waiting roll this entry answers, checked: its id, who may enter it, the faces on its dice."""
@@ -165,7 +146,6 @@ def check_entry(game: "Game", cmd: EnterDice | CallOffRoll, actor: "Actor") -> d
             raise Rejected(rules_words(exc)) from None
     return pending
 
-
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if isinstance(cmd, SetDice):
         return _set(game, cmd, actor)
@@ -173,7 +153,6 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         pending = check_entry(game, cmd, actor)
         return [Event("roll_called_off", {"id": pending["id"]})]
     raise Rejected(N_("that roll is no longer waiting"))  # pragma: no cover - enter_dice is table.decide's
-
 
 def rolled_for_now(game: "Game", cmd: Any, events: list[Event]) -> dict | None:
     """The dice settings a ``set_dice`` leaves when they give the app the dice of the roll that waits (#70: a player's
@@ -184,7 +163,6 @@ def rolled_for_now(game: "Game", cmd: Any, events: list[Event]) -> dict | None:
         return None
     after = {**settings(game), **events[-1].data}
     return None if table_rolls(game, pending["roll"].get("roller"), after) else after
-
 
 def _set(game: "Game", cmd: SetDice, actor: "Actor") -> list[Event]:
     d = settings(game)
@@ -208,7 +186,6 @@ def _set(game: "Game", cmd: SetDice, actor: "Actor") -> list[Event]:
         return []
     return [Event("dice_set", changes)]
 
-
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
     if event.type == "dice_set":
@@ -221,21 +198,19 @@ def evolve(game: "Game", event: Event, log) -> None:
             log(say("Who the app rolls for: {names}", names=", ".join(
                 game.players[p].name for p in d["app_rolls_for"] if p in game.players) or say("nobody")))
     elif event.type == "roll_asked":
-        game.pending_roll = dict(d)
+        waits.ask(game, "roll", dict(d))
     elif event.type in ("roll_settled", "roll_called_off"):
-        pending, game.pending_roll = game.pending_roll, None
+        gone = waits.keep(game, "roll")
+        pending = gone[0] if gone else None
         if event.type == "roll_called_off" and pending:
             line = say("The GM called off the roll ({purpose})", purpose=words(pending["roll"]["purpose"]))
             log(line, "gm" if _names_hidden(game, pending["roll"].get("roller"), line) else "all")
-
 
 def words(packed) -> str:
     """Words kept packed in an event, as a Say again (or '')."""
     return unpack(packed) if packed else ""
 
-
 # --- what each audience sees -------------------------------------------------------
-
 
 def pending_view(game: "Game", actor: "Actor") -> dict | None:
     """``state.pending_roll`` (#59): the roller's player and the GM get the dice and what counts (``chooser``:
@@ -277,7 +252,6 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
         out["gm"] = actor.role == "gm"
     return out
 
-
 def ack(events: list[Event], actor: "Actor") -> dict:
     """A command that waits for a roll made at the table (``roll_asked``) answers with it (``pending_roll``)."""
     out: dict = {}
@@ -285,7 +259,6 @@ def ack(events: list[Event], actor: "Actor") -> dict:
         if event.type == "roll_asked":
             out["pending_roll"] = _pending_ack(event, actor)  # its numbers: its roller's player's, the GM's (#72)
     return out
-
 
 def _pending_ack(event: Event, actor: "Actor") -> dict:
     """The ``pending_roll`` of a command's answer (``roll_asked``): its dice, roller and chance for whoever enters
@@ -296,7 +269,6 @@ def _pending_ack(event: Event, actor: "Actor") -> dict:
         return {"id": event.data["id"]}
     return {"id": event.data["id"], "dice": roll["dice"], "roller_id": roll["roller"],
             **({"chance": roll["chance"]} if "chance" in roll else {})}
-
 
 def unnamed(game: "Game", actor: "Actor", said, names: frozenset[str] | None = None):
     """Words about a roll with every name this audience may not know said "someone out of sight"; words that still
@@ -310,14 +282,12 @@ def unnamed(game: "Game", actor: "Actor", said, names: frozenset[str] | None = N
         said = said.map_args(lambda value: say("someone out of sight") if pattern.search(value) else value)
     return say("a roll at the table") if pattern.search(str(said)) else said
 
-
 def _names_hidden(game: "Game", roller: str | None, line: str) -> bool:
     """Whether a line about a roll names a hidden token, or is a hidden token's roll: a line for the GM then."""
     token = game.tokens.get(roller or "")
     hidden = frozenset(t.name for t in game.tokens.values() if t.hidden and t.name) - frozenset(
         t.name for t in game.tokens.values() if not t.hidden)
     return (token is not None and token.hidden) or bool(hidden and characters.naming(hidden).search(str(line)))
-
 
 def percent(chance: float) -> str:
     """A chance as a whole percentage, never 0% or 100% for what may yet go either way ("<1%", ">99%")."""
@@ -327,13 +297,11 @@ def percent(chance: float) -> str:
         return ">99%"
     return f"{round(chance * 100)}%"
 
-
 def odds_words(chance) -> str:
     """The chance of a roll said in the ask (#59): "62% to make it", or '' when the rule gave none."""
     if not isinstance(chance, (int, float)) or isinstance(chance, bool):
         return ""
     return say("{percent} to make it", percent=percent(chance))
-
 
 def pad(expr: str) -> list[dict]:
     """The dice a roll asks for, one entry a die in rolling order, as the phone's pad shows them: its sides, the
@@ -346,17 +314,13 @@ def pad(expr: str) -> list[dict]:
         out += [{"sides": term.sides, "again": again, "dt": term.dt}] * term.count
     return out
 
-
 def state_view(game: "Game", actor: "Actor") -> dict:
     """``state.dice``."""
     return settings(game)
 
-
 def guard(game: "Game", cmd: Any, actor: "Actor", aside: dict) -> None:
     """While a roll made at the table waits, what could change its outcome is refused (``waiting``)."""
-    if game.pending_roll:
-        waiting(game, cmd.type, actor)
-
+    waiting(game, cmd.type, actor)
 
 def wrap(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource | None, deciding: Deciding) -> list[Event]:
     """A command decided with the table's dice: a roll made at the table stops it (``roll_asked``) until
@@ -377,7 +341,6 @@ def wrap(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource | None, decidi
         return deciding.decide(game, cmd, actor, source)
     except NeedDice as need:
         return [asked(game, cmd, actor, need)]
-
 
 def _entered(game: "Game", cmd: EnterDice, actor: "Actor", dice: DiceSource, deciding: Deciding,
              settings: dict | None = None) -> list[Event]:
@@ -403,7 +366,6 @@ def _entered(game: "Game", cmd: EnterDice, actor: "Actor", dice: DiceSource, dec
         return [asked(game, original, sender, need, {"entered": entered})]
     entered += [False] * (len(source.made) - len(entered))
     return [*events, Event("roll_settled", {"id": pending["id"], "made": source.made, "entered": entered})]
-
 
 #: around every command: refused while a roll waits, decided with the table's dice, answered with the roll it waits for
 FEATURE = Feature("table_dice", COMMANDS, decide={SetDice: decide, CallOffRoll: decide, EnterDice: decide},

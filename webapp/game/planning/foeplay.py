@@ -35,6 +35,7 @@ from rules.text import Say, pack, say, unpack
 
 from ..bridge import fighting
 from . import suggestions
+from ..core import waits
 from ..core.feature import Feature
 from .foe_sandbox import is_foe
 from ..core.model import Event, Rejected
@@ -163,7 +164,7 @@ def next_step(game: "Game") -> tuple[str, Any]:
     - ``("resolve", None)``: nobody's turn, nothing owed (phase/TN: the declarations are done): Next turn, as the
       GM would press it, moves the fight on (resolves the phase, opens the next);
     - ``("turn", token_id)``: the foe whose turn it is plays it."""
-    if game.pending_defense or game.pending_soak or game.pending_roll:
+    if waits.waits(game):  # what the table waits for (webapp/game/core/waits.py)
         return "answer", None
     offer = game.pending_reroll  # a reroll offered to a foe of the GM's is let go: the runner's next step ends it
     if offer and not is_foe(game.tokens.get(offer.get("attacker", ""))):
@@ -224,6 +225,12 @@ def fresh(game: "Game", at: int | None) -> None:
     if at is not None and at != game.seq:
         raise Rejected(N_("this plan is out of date: the table changed since it was reckoned. Fresh plans are "
                           "reckoned for the turn as it is now"), code="stale")
+
+
+def stands(game: "Game", token_id: str) -> bool:
+    """Whether the foe whose plan is played still stands: one down in its own turn plays no more of it."""
+    token = game.tokens.get(token_id)
+    return token is not None and fighting.stands(game, token)
 
 
 def missing(game: "Game") -> str | None:

@@ -162,9 +162,8 @@ def frozen(game: "Game") -> "Game":
         characters={k: dataclasses.replace(c, sheet=copied(c.sheet)) for k, c in game.characters.items()},
         combat=copy.deepcopy(game.combat), log=[], vision=None,
         board=game.board.snapshot(), settings=copied(game.settings),
-        tactics=copied(game.tactics), zones=copy.deepcopy(game.zones), pending_defense=copy.deepcopy(game.pending_defense),
-        pending_soak=copy.deepcopy(game.pending_soak), pending_reroll=copy.deepcopy(game.pending_reroll),
-        pending_roll=copy.deepcopy(game.pending_roll), dice=copied(game.dice), foe_play=copied(game.foe_play),
+        tactics=copied(game.tactics), zones=copy.deepcopy(game.zones), waits=copy.deepcopy(game.waits),
+        pending_reroll=copy.deepcopy(game.pending_reroll), dice=copied(game.dice), foe_play=copied(game.foe_play),
         templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set(), removed={},
         removed_unseen={}, seat_requests={}, undone=[], screen_view=copied(game.screen_view))
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.board import Board
 
+from ..core import waits
 from ..core.feature import Feature
 from ..bridge.fog import without_memory
 from ..core.model import Character, Event, Game, Rejected, Token
@@ -93,10 +94,8 @@ def _parts(game: "Game") -> dict:
         "settings": dict(game.settings),
         "characters": [c.to_dict() for c in game.characters.values()],
         "templates": [dict(t) for t in game.templates.values()],
-        "pending_defense": game.pending_defense,
-        "pending_soak": game.pending_soak,
+        **waits.saved(game),  # what the table waits for (pending_defense, pending_soak, pending_roll)
         "pending_reroll": game.pending_reroll,
-        "pending_roll": game.pending_roll,
         "zones": game.zones,
         "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
         "lighting": _lighting(game),
@@ -167,14 +166,9 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.settings = dict(restore["settings"])
     if "characters" in restore:
         game.characters = {c["id"]: Character(**c) for c in restore["characters"]}
-    if "pending_defense" in restore:
-        game.pending_defense = restore["pending_defense"]
-    if "pending_soak" in restore:
-        game.pending_soak = list(restore["pending_soak"])
+    waits.restore(game, restore)
     if "pending_reroll" in restore:
         game.pending_reroll = restore["pending_reroll"]
-    if "pending_roll" in restore:
-        game.pending_roll = restore["pending_roll"]
     if "templates" in restore:
         game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     if "zones" in restore:

@@ -154,8 +154,11 @@ class Runner:
             at = found.get("seq")
             for step in plans[0]["steps"]:
                 self.sleep(self.players.pause)
-                if self.answered() is None:
+                now = self.answered()
+                if now is None:
                     return False
+                if not foeplay.stands(now, token_id):  # down in its own turn (3d6: collapsed on a failed HT roll)
+                    break  # the rest of its plan is not played; its turn ends
                 at = self.send(step, token_id, at=at)
                 if at is None:  # stale: the turn as it is now is looked at again
                     return True
