@@ -94,7 +94,43 @@ def connect(url: str):
         raise QueueUnavailable(f"cannot reach the message queue at {shown_url(url)} ({exc}). Start Redis "
                                "there (redis-server) or give another address with --message-queue "
                                "(or $TACMAP_MESSAGE_QUEUE).") from None
+    why = open_to_the_network(url, client)
+    if why is not None:  # #72 (RD2): anyone who reaches it could forge a screen's update or close a table
+        raise QueueUnavailable(f"the message queue at {shown_url(url)} asks no password and {why}: anyone there "
+                               "could send the screens forged updates or close a table. Give Redis a password "
+                               "(requirepass, or an ACL user) and put it in the address: "
+                               "redis://USER:PASSWORD@HOST:6379/0 (docs/HOSTING.md, \"Guarding Redis and "
+                               "PostgreSQL\"); or keep it on this machine alone (bind 127.0.0.1).")
     return client
+
+
+_LOOPBACK = ("127.", "::1", "localhost")
+
+
+def _loopback(host: str) -> bool:
+    return host.startswith(_LOOPBACK) or host in ("0:0:0:0:0:0:0:1",)
+
+
+def open_to_the_network(url: str, client) -> str | None:
+    """Why a Redis reached with no password is open to others on the network, or None (#72, RD2). Reached at
+    another host than this machine's loopback, it is reached over the network; on the loopback, it is open when
+    it listens beyond the loopback with its protected mode off (Redis's protected mode refuses other machines a
+    Redis with no password). A Redis that does not say (CONFIG refused to this client) is taken at its address."""
+    parts = urlsplit(url)
+    if parts.password or parts.username or "password=" in (parts.query or ""):
+        return None  # a password in the address: Redis asked for it (connect checked it)
+    host = (parts.hostname or "localhost").lower()
+    if not _loopback(host):
+        return f"is reached over the network ({host})"
+    try:
+        protected = str(client.config_get("protected-mode").get("protected-mode", "yes")).lower()
+        bind = str(client.config_get("bind").get("bind", "")).split()
+    except Exception:  # noqa: BLE001 - CONFIG renamed or refused: nothing more to tell
+        return None
+    beyond = [b for b in bind if not _loopback(b.lstrip("-"))] or (["*"] if not bind else [])
+    if protected == "no" and beyond:
+        return f"listens beyond this machine (bind {' '.join(bind) or '*'}, protected-mode no)"
+    return None
 
 
 def room_manager(url: str):
