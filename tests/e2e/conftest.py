@@ -315,10 +315,11 @@ def refused(status: int, path: str) -> str:
             rf"\(http://[^ /]+{path}:0\)$")
 
 
-#: what Chromium logs when a test stops the server under an open page on purpose (``server.kill()``): the WebSocket cut
-#: and the Socket.IO reconnection's requests refused until it is back
+#: what Chromium logs when a test stops the server under an open page on purpose (``server.kill()``): the WebSocket cut,
+#: the Socket.IO reconnection's requests refused until it is back, and the page's icon when Chromium fetches it then
 SERVER_GONE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: ",
-               r"^Failed to load resource: net::ERR_CONNECTION_REFUSED \(http://[^ ]+/socket\.io/\?EIO=4&transport=polling")
+               r"^Failed to load resource: net::ERR_CONNECTION_REFUSED \(http://[^ ]+/socket\.io/\?EIO=4&transport=polling",
+               r"^Failed to load resource: net::ERR_CONNECTION_REFUSED \(http://[^ /]+/static/favicon\.svg:0\)$")
 
 
 class PageErrors:
