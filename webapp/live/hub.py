@@ -55,9 +55,8 @@ from .replaying import Replays
 from .committing import DATABASE_AWAY  # noqa: F401
 from .gm_access import JOIN_ALPHABET, guess_refused, qr_svg  # noqa: F401
 
-#: commands that redraw every screen's whole map (on a big map, a second or two; ``Feature.heavy``): one at a time
-#: per game, the next refused while one runs or waits (#32: a GM's repeated fog toggles queue no pile of work)
-HEAVY_COMMANDS = HEAVY
+#: a command that redraws every screen's whole map (on a big map, a second or two; ``Feature.heavy``) runs one at a
+#: time per game, the next refused while one runs or waits (#32: a GM's repeated fog toggles queue no pile of work)
 HEAVY_BUSY = "the last fog or map change is still being drawn: try again in a moment"
 
 
@@ -230,7 +229,7 @@ class Hub:
 
     def _execute(self, game_id: str, actor: Actor, payload: Any, sending: Sending) -> Committed:
         with self._running_command():
-            if not (isinstance(payload, dict) and payload.get("type") in HEAVY_COMMANDS):
+            if not (isinstance(payload, dict) and payload.get("type") in HEAVY):
                 return self._execute_one(game_id, actor, payload, sending)
             with self._guard:
                 if game_id in self._heavy:

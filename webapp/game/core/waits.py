@@ -109,11 +109,14 @@ def every(game: "Game", kind: str) -> list[dict]:
     return [entry for name, entry in game.waits if name == kind]
 
 
-def holding(game: "Game", moment: str, command: str | None = None) -> list[Wait]:
-    """The waits that hold ``moment`` ("turn", "fight_end"), or with ``command`` the command of that type."""
-    if command is not None:
-        return [w for w in waits(game) if "commands" in w.kind.holds and command not in w.kind.allows]
+def holding(game: "Game", moment: str) -> list[Wait]:
+    """The waits that hold ``moment`` ("turn", "fight_end", "attack")."""
     return [w for w in waits(game) if moment in w.kind.holds]
+
+
+def holding_command(game: "Game", command: str) -> list[Wait]:
+    """The waits that hold a command of type ``command`` (a roll made at the table: all but those it lets through)."""
+    return [w for w in waits(game) if "commands" in w.kind.holds and command not in w.kind.allows] if game.waits else []
 
 
 # --- the only writers of the list ----------------------------------------------------------------------------------

@@ -118,7 +118,7 @@ def pack_words(words):
 def waiting(game: "Game", kind: str, actor: "Actor") -> None:
     """Refuse a command that could change what the waiting roll decides, saying whose roll it is (the list of what
     the table waits for: a roll holds every command but those it lets through, ``waits.ROLL``)."""
-    for wait in waits.holding(game, "commands", kind):
+    for wait in waits.holding_command(game, kind):
         roller = game.tokens.get(wait.who or "")
         if roller is not None and fog.may_see(game, actor, roller):
             raise Rejected(wait.kind.refusal, name=roller.name,
