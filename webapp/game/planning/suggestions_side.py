@@ -10,7 +10,15 @@ attack at a target the allies before it may put down is worth its own expected e
 chance the target still stands (the allies' chances taken as independent), and the why line says so ("Orc may put
 Ann down first: 72%"). What the allies' attacks take from a target that stays up is not counted, nor what allies
 after it will do. On its own turn every ally before it has acted already: the game's state says what they did.
-At most ``MOST_ALLIES`` allies are weighed, the first to act.
+At most ``MOST_ALLIES`` allies are weighed, the first to act. Not weighed: phase/TN shots declared already and not yet
+due, at a foe's own time to declare.
+
+A move into an ally's line of fire is worth no less, in any system: the rules' line of fire and cover
+(``rules.los``) read walls, doors, blocking squares and cover pieces, never tokens, and none of the five rule
+documents makes a body in the way block a shot or give cover (the 3d6 system, Savage Worlds, Tesseris, phase/TN; on
+Atomic Tomorrow's zone maps the cover is the zone's). What two of them say of a fighter beside an ally's target is
+not weighed yet: Tesseris' "Firing into Melee" (-2, and a miss the -2 caused strikes another in the melee) and
+Savage Worlds' "Random Targets" (a missed shot's 1s hit a token beside the target).
 
 Pure: no I/O; the caller (``suggestions.reckon``) gives the reckoning of an ally's plans.
 """
