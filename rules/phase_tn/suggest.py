@@ -69,6 +69,28 @@ def _per_hit(damage: str, stun: bool, roll_dice: str, bonus: int, extra: int, ch
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=512)
+def _after(areas: tuple, k: int, need: int) -> float:
+    """The chance ``k`` hits put the target down, each landing as ``areas`` says ((chance, the hit there:
+    :func:`_per_hit`, or None where no area can be hit)), ``need`` flesh wounds from its capacity (0: no capacity)."""
+    states = {(0, False): 1.0}  # (flesh so far, up to what it needs; out by a trauma) -> chance
+    for _ in range(k):
+        nxt: dict = {}
+        for (flesh, out), p in states.items():
+            for pa, hit in areas:
+                if hit is None:  # blocked: no area can be hit
+                    nxt[(flesh, out)] = nxt.get((flesh, out), 0.0) + p * pa
+                    continue
+                for d, pd, fails in hit:
+                    f = min(need, flesh + d) if need > 0 else 0
+                    for gone, pg in ((True, fails), (False, 1.0 - fails)):
+                        if pg:
+                            key = (f, out or gone)
+                            nxt[key] = nxt.get(key, 0.0) + p * pa * pd * pg
+        states = nxt
+    return sum(p for (flesh, out), p in states.items() if out or (need > 0 and flesh >= need))
+
+
 def _down(request: AttackRequest, setup: dict, s: dict, expr: str, stun: bool) -> float:
     """The chance the shot puts the target out of the fight ("Damage and Wounds", ``health.incapacitated``): its flesh
     wounds reach capacity, or a traumatic wound whose effect is unconscious, dying or dead. Exact, as
@@ -87,38 +109,22 @@ def _down(request: AttackRequest, setup: dict, s: dict, expr: str, stun: bool) -
         return _per_hit(expr, stun, str(s["roll_dice"]), int(bonus), int(s["trauma_location_modifier"].get(area, 0)),
                         bool(s["trauma_check"]), any(word in effect for word in OUT_OF_FIGHT))
 
-    def after(areas: list[tuple[str | None, float]], k: int) -> float:  # k hits, each landing as ``areas`` says
-        states = {(0, False): 1.0}  # (flesh so far, up to what it needs; out by a trauma) -> chance
-        for _ in range(k):
-            nxt: dict = {}
-            for (flesh, out), p in states.items():
-                for area, pa in areas:
-                    if area is None:  # blocked: no area can be hit
-                        nxt[(flesh, out)] = nxt.get((flesh, out), 0.0) + p * pa
-                        continue
-                    for d, pd, fails in hit_at(area):
-                        f = min(need, flesh + d) if need > 0 else 0
-                        for gone, pg in ((True, fails), (False, 1.0 - fails)):
-                            if pg:
-                                key = (f, out or gone)
-                                nxt[key] = nxt.get(key, 0.0) + p * pa * pd * pg
-            states = nxt
-        return sum(p for (flesh, out), p in states.items() if out or (need > 0 and flesh >= need))
-
     called, first_arm = setup["called"], s["drift_first_arm"]
     bonus_roll = sum(m.value for m in setup["modifiers"])
-    table = list(_table_landing(s, impossible).items())
-    down = 0.0
+    table = tuple(_table_landing(s, impossible).items())
+    down, known = 0.0, {}  # (where the hits land, how many) -> the chance they put it down: totals share them
     for total, p in _odds.convolve(_odds.distribution(s["roll_dice"]), {bonus_roll: 1.0}).items():
         k = hits_for(total, setup)
         if not k:
             continue
         if called:  # every hit of a called shot lands where it drifts to
-            areas = [(landing(called_shot_drift_with(called, max(0, setup["called_tn"] - total), first_arm),
-                              impossible, first_arm), 1.0)]
+            areas = ((landing(called_shot_drift_with(called, max(0, setup["called_tn"] - total), first_arm),
+                              impossible, first_arm), 1.0),)
         else:
             areas = table
-        down += p * after(areas, k)
+        if (areas, k) not in known:
+            known[(areas, k)] = _after(tuple((pa, None if a is None else hit_at(a)) for a, pa in areas), k, need)
+        down += p * known[(areas, k)]
     return down
 
 
