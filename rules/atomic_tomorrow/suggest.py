@@ -16,7 +16,7 @@ from ..system import AttackRequest, Combatant, RuleError
 from ..text import say
 from .attack import attack_skill, prepare
 from .economy import new_round
-from .data import DEFENSE_WORDS
+from .data import DEFENSE_WORDS, MAX_WOUNDS
 from .defense import defense_skill
 from .health import wounds_of
 from .odds import attack_odds, request_odds
@@ -29,26 +29,38 @@ DEFENSES = ("parry", "block", "dodge")
 
 @lru_cache(maxsize=1024)
 def _odds(skill: int, wound_rating: int, cover: str, defense_skill_value: int | None, armour: str,
-          armour_piercing: int, grit: int, critical_ignores_armour: bool, critical_special_stacks: bool) -> float:
-    """The expected wounds of :func:`attack_odds` (a pure function of these): kept, as a foe's plans ask the same
-    attack from several zones."""
-    return attack_odds(skill, wound_rating, cover=cover, defense_skill_value=defense_skill_value, armour=armour,
-                       armour_piercing=armour_piercing, grit=grit, critical_ignores_armour=critical_ignores_armour,
-                       critical_special_stacks=critical_special_stacks)["expected_wounds"]
+          armour_piercing: int, grit: int, critical_ignores_armour: bool, critical_special_stacks: bool
+          ) -> tuple[float, tuple]:
+    """The expected wounds of :func:`attack_odds` (a pure function of these) and its distribution of wounds taken:
+    kept, as a foe's plans ask the same attack from several zones."""
+    found = attack_odds(skill, wound_rating, cover=cover, defense_skill_value=defense_skill_value, armour=armour,
+                        armour_piercing=armour_piercing, grit=grit, critical_ignores_armour=critical_ignores_armour,
+                        critical_special_stacks=critical_special_stacks)
+    return found["expected_wounds"], tuple(sorted(found["wounds"].items()))
 
 
-def _expected(request: AttackRequest) -> float:
-    """The expected wounds the attack deals as ``request`` has it (its defense in its options): "WOUND
-    DETERMINATION" to "DAMAGE SOAKING", through the odds' own enumeration."""
+def _expected(request: AttackRequest) -> tuple[float, dict]:
+    """The expected wounds the attack deals as ``request`` has it (its defense in its options), and the chance of
+    each number of wounds taken: "WOUND DETERMINATION" to "DAMAGE SOAKING", through the odds' own enumeration."""
     prep = prepare(request)
     if prep["wound_state"] != "fighting":  # a GRIT x 1 check or the Last Stand's penalty: the odds fold them in
-        return float(request_odds(request)["expected_wounds"])
+        found = request_odds(request)
+        return float(found["expected_wounds"]), dict(found["wounds"])
     skill, _ = attack_skill(prep, 0)
     settings = prep["settings"]
-    return _odds(skill, prep["weapon"]["wound_rating"], prep["cover"], prep["defense_skill"],
-                 str(prep["target"].get("armour", "none")), prep["weapon"]["armour_piercing"],
-                 int(prep["target"]["grit"]), bool(settings["critical_ignores_armour"]),
-                 bool(settings["critical_special_stacks"]))
+    mean, wounds = _odds(skill, prep["weapon"]["wound_rating"], prep["cover"], prep["defense_skill"],
+                         str(prep["target"].get("armour", "none")), prep["weapon"]["armour_piercing"],
+                         int(prep["target"]["grit"]), bool(settings["critical_ignores_armour"]),
+                         bool(settings["critical_special_stacks"]))
+    return mean, dict(wounds)
+
+
+def _down(sheet: dict, wounds: dict) -> float:
+    """The chance wounds taken as ``wounds`` put a target with ``sheet``'s wounds out of the fight: at 4 wounds it is
+    incapacitated, at 5 dying ("WOUND EFFECTS", "INCAPACITATION": the turn order's out of the fight,
+    ``turns.out_of_fight``)."""
+    had = wounds_of(with_defaults(sheet))
+    return sum(float(p) for w, p in wounds.items() if had + int(w) >= MAX_WOUNDS - 1 > had)
 
 
 def _best_defense(request: AttackRequest) -> tuple[str, int | None]:
@@ -75,21 +87,25 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     hit as the attack card shows it, before the defense is picked) is the caller's; the effect is the
     rules' enumeration with the defense made. An area weapon hits everyone in the target's zone (core facts),
     the others taking no defense: their expected wounds count too, those of the attacker's own side against it.
-    The defense: which one and at what skill, or none."""
+    The defense: which one and at what skill, or none. ``down`` (#67): the chance the target is out of the fight
+    after it (its wounds reach 4, incapacitated: the odds' distribution of wounds taken, the defense made), and
+    ``down_worth``, what that is worth in wounds: the 4 that incapacitate a fresh character."""
     defense, skill = _best_defense(request)
     defended = dataclasses.replace(request, options={**(request.options or {}), "defense": defense})
-    effect = _expected(defended)
+    effect, wounds = _expected(defended)
+    down = _down(request.target.sheet or {}, wounds)
     words = (say("{defense} at {skill}%", defense=DEFENSE_WORDS[defense], skill=skill) if skill is not None
              else say("no defense"))
     if prepare(request)["weapon"]["area"]:  # the blast fills the zone: each other token in it, undefended
         caught = zone_targets(request)[1:]
         for other in caught:
             worth = _expected(dataclasses.replace(request, target=other,
-                                                  options={**(request.options or {}), "defense": "none"}))
+                                                  options={**(request.options or {}), "defense": "none"}))[0]
             effect += -worth if other.side == request.attacker.side else worth
         if any(o.side == request.attacker.side for o in caught):
             words = say("{defense}; the blast catches its own side too", defense=words)
-    return {"effect": effect, "unit": say("wounds (after soak)"), "defense": words}
+    return {"effect": effect, "unit": say("wounds (after soak)"), "defense": words, "down": down,
+            "down_worth": float(MAX_WOUNDS - 1)}
 
 
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:

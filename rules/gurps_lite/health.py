@@ -13,7 +13,7 @@ from ..dice import DiceSource, RollRecord
 from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
 from ..text import say
 from .badges import LOCATION_WORDS
-from .checks import Check, RESULT_RANK, check
+from .checks import Check, RESULT_RANK, THREE_D6, check, roll_result, success_chance
 from .data import LOCATIONS, PIERCING, S_AOE, S_INJURY, S_LOC, S_READING, WOUNDING, settings_of
 from .locations import dr_at, location_mixture, wounding_multiplier
 from .sheet import current_hp, int_of, max_hp, num_of, parse_damage, shots_left, weapons, with_loaded
@@ -410,3 +410,98 @@ def injury_distribution(target: dict, weapon: dict, damage_type: str, location: 
                                          half_damage, shotgun_multiplier, settings).items():
         out[inj] += p
     return dict(sorted(out.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _knockout(level: int) -> float:
+    """The chance a knockdown roll (HT at ``level``) knocks out ("Injury": a critical failure or a failure by 5
+    or more is unconscious)."""
+    return sum(p for r, p in THREE_D6.items()
+               if (res := roll_result(r, level)) == "critical failure" or (res == "failure" and level - r <= -5))
+
+
+def hit_knockouts(target: dict, weapon: dict, damage_type: str, location: str = "torso", attacker_st: int = 10,
+                  damage_bonus: int = 0, half_damage: bool = False, shotgun_multiplier: int = 1,
+                  settings: dict | None = None) -> dict[tuple[int, bool], float]:
+    """Exact distribution of one hit's (injury, knocked out), as :func:`resolve_damage` rolls it ("Injury": a
+    major wound, or any injury to the skull, eye, face or vitals, calls for a knockdown roll, HT at -10 for a major
+    wound to the skull or eye, -5 to the face or vitals, -5 more to a male's groin; a critical failure or a failure
+    by 5 or more is unconscious). Fatigue damage knocks no one out here."""
+    st = settings_of(settings)
+    expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
+    places = []
+    for loc, pl in location_mixture(damage_type, location, st).items():
+        wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
+        dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
+        if loc == "chinks_torso":
+            dr //= 2
+        elif loc == "armour_gap" or loc == "eye":
+            dr = 0
+        elif loc == "skull":
+            dr += 2
+        places.append((loc, wound_loc, pl, dr * shotgun_multiplier, flex))
+    return dict(_knockout_table(expr, tuple(places), max_hp(target), int_of(target.get("HT"), 10),
+                                bool(target.get("male")), damage_type, damage_bonus, half_damage, shotgun_multiplier,
+                                num_of(weapon.get("armor_divisor"), 1) or 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _knockout_table(expr: str, places: tuple, hp: int, ht: int, male: bool, damage_type: str, damage_bonus: int,
+                    half_damage: bool, shotgun_multiplier: int, divisor: float) -> dict[tuple[int, bool], float]:
+    """:func:`hit_knockouts` once the target's HP, HT and DR where the hit may land are read (kept)."""
+    dmg = _odds.distribution(expr)
+    out: dict[tuple[int, bool], float] = defaultdict(float)
+    for loc, wound_loc, pl, dr, flex in places:
+        for d, pd in dmg.items():
+            basic = d + damage_bonus
+            if half_damage:
+                basic //= 2
+            basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
+            info = location_injury(basic, dr, damage_type, wound_loc, divisor, flex, hp)
+            inj = info["injury"]
+            ko = 0.0
+            if damage_type != "fat" and inj > 0:  # as resolve_damage decides the knockdown roll and its modifiers
+                major = is_major_wound(inj, hp, info["crippled"])
+                needs, mod = major, 0
+                if loc in ("skull", "eye") and damage_type != "tox":
+                    needs, mod = True, (-10 if major else 0)
+                if loc in ("face", "vitals"):
+                    needs, mod = True, (-5 if major else 0)
+                if loc == "groin" and male and needs:
+                    mod -= 5
+                ko = _knockout(ht + mod) if needs else 0.0
+            out[(inj, True)] += pl * pd * ko
+            out[(inj, False)] += pl * pd * (1 - ko)
+    return {k: p for k, p in out.items() if p > 0}
+
+
+def hits_knockouts(per_hit: dict[tuple[int, bool], float], n: int) -> dict[tuple[int, bool], float]:
+    """(total injury, any hit knocked out) of ``n`` hits, each as ``per_hit`` (:func:`hit_knockouts`)."""
+    out: dict[tuple[int, bool], float] = {(0, False): 1.0}
+    for _ in range(n):
+        nxt: dict[tuple[int, bool], float] = defaultdict(float)
+        for (i1, k1), p1 in out.items():
+            for (i2, k2), p2 in per_hit.items():
+                nxt[(i1 + i2, k1 or k2)] += p1 * p2
+        out = nxt
+    return out
+
+
+def down_chance(sheet: dict, outcomes: dict[tuple[int, bool], float]) -> float:
+    """The chance an attack whose (total injury, knocked out) is ``outcomes`` puts the target out of the fight
+    (unconscious, mortally wounded, dead: "Injury") before it acts again, beyond what would have come without it: a
+    knockdown roll failed by 5 or more, a death check failed at each multiple of -HP passed, -5 x HP; or, left
+    below 0 HP, the HT roll against collapse at the start of its next turn failed (a fighter that Does Nothing makes
+    none, and does nothing). Less the chance that roll fails anyway, for a target already below 0 HP."""
+    hp, now = max_hp(sheet), current_hp(sheet)
+    holds = success_chance(int_of(sheet.get("HT"), 10))  # the death checks' and the collapse roll's HT
+    down = 0.0
+    for (inj, ko), p in outcomes.items():
+        after = now - inj
+        if ko or after <= -5 * hp:
+            down += p
+            continue
+        lines = sum(1 for k in range(1, 5) if now > -k * hp >= after)
+        stands = holds ** lines
+        down += p * ((1 - stands) + (stands * (1 - holds) if after < 0 else 0.0))
+    return max(0.0, down - ((1 - holds) if now < 0 else 0.0))

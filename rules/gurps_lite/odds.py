@@ -21,7 +21,8 @@ from .attack import (
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
-from .health import hit_outcomes, injury_distribution, is_major_wound, location_injury  # noqa: F401 (the package exports them from here)
+from .health import (down_chance, hit_knockouts, hit_outcomes, hits_knockouts, injury_distribution,  # noqa: F401
+                     is_major_wound, location_injury)  # (the package exports some from here)
 from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
 from .movement import distance_yards, is_square
@@ -39,6 +40,9 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     torso instead") that misses by exactly 1 lands on the torso: its injury is counted with the
     torso's DR and wounding, as :func:`rules.gurps_lite.attack.attack` resolves it
     (``p_torso_instead`` is the chance of that).
+
+    ``down`` (#67): the chance the attack puts the target out of the fight before it acts again ("Injury"), from the
+    same hits and each hit's injury and knockdown roll by where it lands (:func:`rules.gurps_lite.health.down_chance`).
 
     The figures above are for the first attack of a request ("per attack" when it makes several);
     ``hit`` and ``outcomes`` are for the whole request, as :func:`rules.gurps_lite.outcomes.attack_outcomes`
@@ -159,6 +163,21 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         for k, pk in dist.items():
             for v, pv in _odds.power(per_hit.get(place, one), k).items():
                 total[v] += pk * pv
+    # the chance it goes out of the fight by this attack ("Injury"; #67): each hit's injury and knockdown roll by
+    # where it lands, the hits by place as above, then the death checks and the collapse roll (health.down_chance)
+    down = 0.0
+    if damage_type != "fat":
+        knock = {"aimed": hit_knockouts(t.sheet, weapon, damage_type, location if location != "weapon" else "torso",
+                                        st_attacker, dmg_bonus, half, shotgun_mult, st)}
+        if p_torso:
+            knock["torso"] = hit_knockouts(t.sheet, weapon, damage_type, "torso", st_attacker, dmg_bonus, half,
+                                           shotgun_mult, st)
+        joint: dict[tuple[int, bool], float] = defaultdict(float)
+        for place, dist in hits_at.items():
+            for k, pk in dist.items():
+                for v, pv in hits_knockouts(knock.get(place, knock["aimed"]), k).items():
+                    joint[v] += pk * pv
+        down = down_chance(t.sheet, joint)
     n_attacks = 2 ** int_of(opts["rapid_strike"]) if opts.get("rapid_strike") else 2 if opts.get("dual_weapon") else 1
     return {
         "skill": skill,
@@ -175,6 +194,7 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         "p_torso_instead": p_torso,
         "injury": dict(sorted(total.items())),
         "mean_injury": _odds.mean(total),
+        "down": down,
         "attacks": n_attacks,
         "note": say("per attack") if n_attacks > 1 else "",
         **whole,

@@ -13,17 +13,24 @@ from ..system import AttackRequest, Combatant
 from ..text import say
 from .badges import maneuver_name
 from .data import MANEUVERS
-from .sheet import int_of, num_of, shots_left, weapon_kind, weapons
+from .sheet import int_of, max_hp, num_of, shots_left, weapon_kind, weapons
 from .turns import fresh_state, fresh_turn
 
 
 def attack_effect(request: AttackRequest, odds: dict) -> dict:
     """The expected injury of the attack ("Damage": the odds' distribution of total injury, misses,
     defenses and DR counted), in HP; the defense the target makes against it ("Defending": its best
-    active defense, at the level the odds use), or none."""
+    active defense, at the level the odds use), or none. ``down`` (#67): the odds' exact chance the target is out of
+    the fight before it acts again ("Injury": unconscious from a knockdown roll, a death check failed, -5 x HP, or
+    the HT roll against collapse below 0 HP at its next turn; :func:`rules.gurps_lite.health.down_chance`), None
+    where the odds do not give it (a feint, several targets, an area); ``down_worth``: what that is worth in HP, the
+    injury that takes the target from full HP below 0, where its collapse rolls begin (its HP + 1)."""
     level = odds.get("defense_level")
     defense = say("defends at {level}", level=level) if isinstance(level, int) else say("no defense")
-    return {"effect": float(odds.get("mean_injury") or 0.0), "unit": say("HP of injury"), "defense": defense}
+    down = odds.get("down")
+    return {"effect": float(odds.get("mean_injury") or 0.0), "unit": say("HP of injury"), "defense": defense,
+            "down": float(down) if isinstance(down, (int, float)) else None,
+            "down_worth": float(max_hp(request.target.sheet or {}) + 1)}
 
 
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:

@@ -27,11 +27,12 @@ import functools
 from .. import odds as _odds
 from ..system import AttackRequest, Combatant
 from ..text import say
-from .attack import attack_setup, weapon_of
+from .attack import attack_setup, hits_for, landing, weapon_of
 from .checks import attr, wound_modifiers
 from .data import ACTIONS, attribute_words, resolve_settings
-from .health import OUT_OF_FIGHT
+from .health import OUT_OF_FIGHT, flesh_capacity, incapacitated
 from .odds import _table_landing
+from .targeting import called_shot_drift_with
 
 #: what a traumatic wound that does not take the target out (a useless limb, a roll penalty) is worth beside
 #: one that does (unconscious, dying): half of the flesh wounds the target has left (a reading: the document
@@ -54,12 +55,87 @@ def _trauma_chance(roll_dice: str, bonus: int, damage: str, extra: int) -> float
                for d, p in _odds.distribution(damage).items() if d > 0)
 
 
+@functools.lru_cache(maxsize=256)
+def _per_hit(damage: str, stun: bool, roll_dice: str, bonus: int, extra: int, checked: bool, takes_out: bool
+             ) -> tuple[tuple[int, float, float], ...]:
+    """One hit at an area: (flesh, chance, chance its trauma takes the target out) by the damage rolled ("Damage and
+    Wounds": flesh as the damage, none for a stunning weapon; a trauma check when the damage is above 0, failed
+    below the damage plus the area's modifier ``extra``, which takes the target out where ``takes_out``)."""
+    rolled = _odds.distribution(roll_dice)
+    out = []
+    for d, p in _odds.distribution(damage).items():
+        fails = 1.0 - _odds.at_least(rolled, d + extra - bonus) if checked and not stun and d > 0 and takes_out else 0.0
+        out.append((0 if stun else max(0, d), p, fails))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=512)
+def _after(areas: tuple, k: int, need: int) -> float:
+    """The chance ``k`` hits put the target down, each landing as ``areas`` says ((chance, the hit there:
+    :func:`_per_hit`, or None where no area can be hit)), ``need`` flesh wounds from its capacity (0: no capacity)."""
+    states = {(0, False): 1.0}  # (flesh so far, up to what it needs; out by a trauma) -> chance
+    for _ in range(k):
+        nxt: dict = {}
+        for (flesh, out), p in states.items():
+            for pa, hit in areas:
+                if hit is None:  # blocked: no area can be hit
+                    nxt[(flesh, out)] = nxt.get((flesh, out), 0.0) + p * pa
+                    continue
+                for d, pd, fails in hit:
+                    f = min(need, flesh + d) if need > 0 else 0
+                    for gone, pg in ((True, fails), (False, 1.0 - fails)):
+                        if pg:
+                            key = (f, out or gone)
+                            nxt[key] = nxt.get(key, 0.0) + p * pa * pd * pg
+        states = nxt
+    return sum(p for (flesh, out), p in states.items() if out or (need > 0 and flesh >= need))
+
+
+def _down(request: AttackRequest, setup: dict, s: dict, expr: str, stun: bool) -> float:
+    """The chance the shot puts the target out of the fight ("Damage and Wounds", ``health.incapacitated``): its flesh
+    wounds reach capacity, or a traumatic wound whose effect is unconscious, dying or dead. Exact, as
+    :func:`rules.phase_tn.attack.attack` resolves it: the total of the game's dice and the modifiers, the hits it
+    scores, where each lands (the called area and its drift, or the hit-location table for each hit, impossible
+    areas skipped), each hit's damage and the target's trauma check (its dice, attribute and wound penalty)."""
+    target = request.target.sheet or {}
+    need = flesh_capacity(target, s) - int(target.get("flesh", 0) or 0)
+    if (flesh_capacity(target, s) and need <= 0) or incapacitated(target, s):
+        return 0.0  # down already
+    bonus = attr(target, s["trauma_attribute"]) + sum(m.value for m in wound_modifiers(target, s))
+    impossible = set((request.options or {}).get("impossible_locations", ()))
+
+    def hit_at(area: str) -> tuple:
+        effect = str(s["trauma_effects"].get(area, ""))
+        return _per_hit(expr, stun, str(s["roll_dice"]), int(bonus), int(s["trauma_location_modifier"].get(area, 0)),
+                        bool(s["trauma_check"]), any(word in effect for word in OUT_OF_FIGHT))
+
+    called, first_arm = setup["called"], s["drift_first_arm"]
+    bonus_roll = sum(m.value for m in setup["modifiers"])
+    table = tuple(_table_landing(s, impossible).items())
+    down, known = 0.0, {}  # (where the hits land, how many) -> the chance they put it down: totals share them
+    for total, p in _odds.convolve(_odds.distribution(s["roll_dice"]), {bonus_roll: 1.0}).items():
+        k = hits_for(total, setup)
+        if not k:
+            continue
+        if called:  # every hit of a called shot lands where it drifts to
+            areas = ((landing(called_shot_drift_with(called, max(0, setup["called_tn"] - total), first_arm),
+                              impossible, first_arm), 1.0),)
+        else:
+            areas = table
+        if (areas, k) not in known:
+            known[(areas, k)] = _after(tuple((pa, None if a is None else hit_at(a)) for a, pa in areas), k, need)
+        down += p * known[(areas, k)]
+    return down
+
+
 def attack_effect(request: AttackRequest, odds: dict) -> dict:
     """The expected wounds of a shot ("Damage and Wounds", with the game's settings): each landed hit's mean
     damage in flesh wounds (none for a stunning weapon), and each traumatic wound (the target's trauma check
     failed, for the area the hit lands on) counted as the flesh wounds the target has left before it goes
     down when its effect takes the target out (unconscious, dying), ``CRIPPLING_WORTH`` of that otherwise.
-    The defense: the TN the shot is rolled against, and the target's trauma roll."""
+    The defense: the TN the shot is rolled against, and the target's trauma roll. ``down`` (#67): the exact chance
+    the shot puts the target out of the fight (:func:`_down`), and ``down_worth``, what that is worth in flesh
+    wounds: the target's capacity, the flesh wounds that put it down fresh."""
     s = resolve_settings({**((request.options or {}).get("settings") or {})})
     weapon = weapon_of(request.attacker.sheet, request.weapon)
     target = request.target.sheet or {}
@@ -83,12 +159,14 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
             chance = _trauma_chance(str(s["roll_dice"]), int(bonus), expr,
                                     int(s["trauma_location_modifier"].get(area, 0)))
             trauma += (p / hit) * landed * chance * worth
-    shot = say("a targeted shot at TN {tn}", tn=odds.get("tn")) if attack_setup(request, s)["targeted"] else \
+    setup = attack_setup(request, s)
+    shot = say("a targeted shot at TN {tn}", tn=odds.get("tn")) if setup["targeted"] else \
         say("a wild shot (no Targeting, -2) at TN {tn}", tn=odds.get("tn"))
     defense = say("{shot}; its trauma roll: {attribute} {value}", shot=shot,
                   attribute=attribute_words(s["trauma_attribute"]), value=attr(target, s["trauma_attribute"]))
     return {"effect": flesh + trauma, "unit": say("flesh wounds (trauma counted)"),
-            "defense": defense}
+            "defense": defense, "down": _down(request, setup, s, expr, stun),
+            "down_worth": float(flesh_capacity(target, s))}
 
 
 def _ranged(weapon: dict) -> bool:

@@ -73,7 +73,7 @@ def weighed(view: "Game", cmd: AttackCommand, system) -> tuple[dict, dict, dict]
 
 def finishing(worth: dict, target, share: float = 1.0) -> tuple[float | None, list]:
     """The chance an attack puts ``target`` down, as the system's ``attack_effect`` gives it (``down``: its exact odds of
-    enough harm; #67), times ``share`` (the part of the shot's effect the plan gets); None where the system cannot say
+    enough harm; #67), times ``share`` (the part of the shot's effect the plan gets); None where the odds do not say
     it. With it the why line's words when the chance is worth saying ("finishes Ann: 46% to put her down")."""
     down = worth.get("down")
     if not isinstance(down, (int, float)):

@@ -7,9 +7,8 @@ copy of the game: the action and the move are judged by the very rule calls the 
 ``move``), and the attack's odds are the rules' own (``odds``) on the state the move leaves, so a plan's
 ``hit`` is what ``preview_attack`` says for the same attack from the plan's square, and its ``steps``, sent as
 commands, are judged as if the GM had made them by hand. What an attack is worth is the system's to say
-(``attack_effect``: expected injury in the 3d6 system, expected wounds in Savage Worlds), as are the ways a
-turn may go (``plan_turns``) and whether a foe is hurt (``wounded``); a system without them is not reckoned,
-and says so.
+(``attack_effect``: expected injury in the 3d6 system, expected wounds in Savage Worlds), as are the ways a turn
+may go (``plan_turns``) and whether a foe is hurt (``wounded``); a system without them is not reckoned, and says so.
 
 A system whose turn is a declaration (phase/TN: one new action a phase, its shots rolled when they come due)
 says so in the ways ``plan_turns`` gives: ``declare`` (the attack is sent as that declaration, ``act``
@@ -32,7 +31,8 @@ attack's worth may carry notes for the why line (Savage Worlds' Gang Up bonus).
 The foes as a side (#67): what an attack is worth counts the chance it puts its target down where the system's
 ``attack_effect`` gives it (``down``, the rules' exact odds, and ``down_worth``, what that is worth in the effect's
 unit: a target about to go down is worth finishing); a system's ``side_notes`` (Savage Worlds' Gang Up) says what a
-square gives the foe's allies, and of the squares beside a target those that give the most come first. The tactics
+square gives the foe's allies, and of the squares beside a target those that give the most come first; an attack at a
+target the allies acting before it may put down first is worth less (``suggestions_side``). The tactics
 say what the rules do: *careful* calls a move "cover" only where the system's cover levels give cover from every foe
 (:meth:`_Geometry.sheltered`), *cowardly* withdraws only away from every foe, or nowhere.
 
@@ -47,8 +47,7 @@ gets ``none``, the words why (``suggestions_approach.why_none``).
 Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight
 has it current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked
 ``"now": False``. The reckoning keeps what it reads again and again (distances, lines of fire, the squares
-nearest a target, the combatants a move is judged among); the rules keep their own pure tables (the 3d6 odds'
-injury by hit).
+nearest a target, the combatants a move is judged among); the rules keep their own pure tables (the 3d6 odds').
 
 On a hex map (#67) the same: the rules' movement, distances and lines of fire count hexes (``rules.movement``,
 ``rules.los``), "beside" is the six neighbours (``Grid.neighbours``, ``Grid.steps``), and the words say hexes.
@@ -74,18 +73,17 @@ from rules.text import say, say_n
 from ..bridge import heavy
 from ..core import text
 from ..fight.aiming import AttackCommand
-from ..fight.combat import Act
-from ..core.text import rules_words
+from ..core.text import N_, rules_words
 from ..bridge.fighting import combatant, path_and_cost, settings_of, stands
-from ..fight.combat import decide as combat_decide, evolve as combat_evolve
+from ..fight.combat import Act, decide as combat_decide, evolve as combat_evolve
 from ..bridge.describe import square_name
 from ..core.feature import Feature
 from .foe_sandbox import (finishing, is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox,
                           weapons_of as _weapons, weighed)
 from ..core.model import GM, Event, Rejected, copied
 from .suggestions_approach import MOST_PLANS, approach as _approach, why_none as _why_none
+from . import suggestions_side as _side
 from .suggestions_zones import plans_on_zones
-from ..core.text import N_
 from ..fight.waiting import plans_wait
 
 if TYPE_CHECKING:
@@ -371,7 +369,7 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
     return out
 
 
-def reckon(game: "Game", token_id: str) -> dict:
+def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
     """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
     ``{"token_id", "tactic", "now", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are
     ``Say``\\ s, said in the reader's language by the caller). While an attack waits for its answer (a defense, a
@@ -398,6 +396,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     waits = plans_wait(game)
     if waits is not None:  # an attack's answer pends: not booked yet, so no plan until it is (waiting.py)
         return {"token_id": token.id, "tactic": tactic_of(game, token.id), "now": now, "plans": [], "waiting": waits}
+    taken = _side.claims(game, token, reckon, (Rejected, NotReckoned)) if side and not now else {}
     if not now:  # asked off its turn: what it would do were its turn to begin now
         game = _turn_begun(game, token, system, settings)
     try:
@@ -410,6 +409,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     if game.zones is not None:  # zones, not squares: its own reckoning, the same ranking
         withdraw = tactic == "cowardly" and hurt
         found = plans_on_zones(game, token, system, ways, tactic, withdraw, foes, settings, anchor)
+        _side.weigh(found, taken, foes)
         plans = _best(found, "fierce" if tactic == "guarding" else tactic, withdraw)
         out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
         if not plans:
@@ -477,6 +477,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
+    _side.weigh(found, taken, foes)  # a target the allies before it may put down first (#67)
     plans = _best(found, tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
