@@ -24,7 +24,7 @@ from .data import (
     S_READING,
     settings_of,
 )
-from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, picked_or_best, record_defense
+from .defenses import AttackInfo, available_defenses, defense_level, flanked, parry_limbs, picked_or_best, record_defense
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
 from .maneuvers import chosen_maneuver, damage_adjustments
@@ -100,7 +100,7 @@ def attack_info(request: AttackRequest, weapon: dict, damage_type: str) -> Attac
         thrust=weapon.get("attack") == "thrust" or damage_type in ("imp", *PIERCING),
         armed=not weapon.get("unarmed"),
         distance=request.distance,
-        attacker_id=request.attacker.id,
+        attacker_id=request.attacker.id, flanked=flanked(request),
     )
 
 

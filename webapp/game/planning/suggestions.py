@@ -76,7 +76,7 @@ from ..core import text
 from ..fight.aiming import AttackCommand
 from ..fight.combat import Act
 from ..core.text import rules_words
-from ..bridge.fighting import combatant, path_and_cost, settings_of, stands
+from ..bridge.fighting import combatant, path_and_cost, position_of, settings_of, stands
 from ..fight.combat import decide as combat_decide, evolve as combat_evolve
 from ..bridge.describe import square_name
 from ..core.feature import Feature
@@ -225,7 +225,7 @@ class _Geometry:
         order = (game.combat or {}).get("order", [])
 
         def who(t):
-            return {"name": t.name, "at": (t.x, t.y), "sheet": combatant(game, t).sheet}
+            return {"name": t.name, "at": position_of(game, t), "sheet": combatant(game, t).sheet}  # hexes: a Place
         allies = [who(t) for i in order if (t := game.tokens.get(i)) is not None and t.id != me.id
                   and t.kind == me.kind and stands(game, t)]
         if allies:
