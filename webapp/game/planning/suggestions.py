@@ -41,8 +41,8 @@ When no attack reaches a foe this turn, the foe closes in (#67, looking a turn a
 to it on the whole board (one search from the foe's square: round walls and closed doors, tokens passed as a move
 passes them), the square within this turn's allowance that leaves the least of it (careful: the fewest foes at it
 first), judged by the rules' ``move``; ranked nearest by the way first (after a reload where it stands). Every plan
-has a ``kind``: ``attack``, ``approach``, ``cover``, ``withdraw``, ``move``, ``ready``. A foe with no plan at all
-gets ``none``, the words why (``suggestions_approach.why_none``).
+has a ``kind``: ``attack``, ``approach``, ``cover``, ``withdraw``, ``move``, ``ready``, ``surrender`` (``morale``: a
+side that lost most of its number falls back or surrenders). A foe with no plan gets ``none``, the words why.
 
 Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight
 has it current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked
@@ -74,10 +74,9 @@ from rules.text import say, say_n
 from ..bridge import heavy
 from ..core import text
 from ..fight.aiming import AttackCommand
-from ..fight.combat import Act
-from ..core.text import rules_words
+from ..fight.combat import Act, decide as combat_decide, evolve as combat_evolve
+from ..core.text import N_, rules_words
 from ..bridge.fighting import combatant, path_and_cost, position_of, settings_of, stands
-from ..fight.combat import decide as combat_decide, evolve as combat_evolve
 from ..bridge.describe import square_name
 from ..core.feature import Feature
 from .foe_sandbox import (finishing, is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox,
@@ -85,7 +84,7 @@ from .foe_sandbox import (finishing, is_foe, is_melee as _is_melee, quiet as _qu
 from ..core.model import GM, Event, Rejected, copied
 from .suggestions_approach import MOST_PLANS, approach as _approach, why_none as _why_none
 from .suggestions_zones import plans_on_zones
-from ..core.text import N_
+from . import morale
 from ..fight.waiting import plans_wait
 
 if TYPE_CHECKING:
@@ -400,6 +399,8 @@ def reckon(game: "Game", token_id: str) -> dict:
         return {"token_id": token.id, "tactic": tactic_of(game, token.id), "now": now, "plans": [], "waiting": waits}
     if not now:  # asked off its turn: what it would do were its turn to begin now
         game = _turn_begun(game, token, system, settings)
+    if (low := morale.broken(game, token)) is not None and low.ends:  # yielded, or it surrenders (#67): no other plan
+        return {"token_id": token.id, "tactic": tactic_of(game, token.id), "now": now, **low.plans(game, token)}
     try:
         ways = system.plan_turns(game.combat["state"], combatant(game, token), settings)
     except RuleNotImplemented as exc:
@@ -407,18 +408,17 @@ def reckon(game: "Game", token_id: str) -> dict:
     tactic = tactic_of(game, token.id)
     anchor = tuple((game.tactics.get(token.id) or {}).get("anchor") or (token.x, token.y))
     foes = _foes(game, token)
+    withdraw = tactic == "cowardly" and hurt or low is not None  # its side lost most of its number: it falls back (#67)
     if game.zones is not None:  # zones, not squares: its own reckoning, the same ranking
-        withdraw = tactic == "cowardly" and hurt
         found = plans_on_zones(game, token, system, ways, tactic, withdraw, foes, settings, anchor)
-        plans = _best(found, "fierce" if tactic == "guarding" else tactic, withdraw)
+        plans = _best(morale.said(found, low), "fierce" if tactic == "guarding" else tactic, withdraw)
         out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
         if not plans:
-            out["none"] = _why_none(game, token, system, foes, tactic, withdraw, {})
+            out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, {})
         return out
     geo = _Geometry(game, system)
     geo.side(game, token, foes, system, settings)
     careful = tactic == "careful"
-    withdraw = tactic == "cowardly" and hurt
     found: list[dict] = []
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     closing: list[tuple] = []  # the ways that move alone, kept for closing in should no attack reach (#67)
@@ -477,10 +477,10 @@ def reckon(game: "Game", token_id: str) -> dict:
     if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
-    plans = _best(found, tactic, withdraw, game.board.grid)
+    plans = _best(morale.said(found, low), tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
-        out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths)
+        out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, paths)
     return out
 
 
