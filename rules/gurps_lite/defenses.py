@@ -47,6 +47,17 @@ class AttackInfo:
 DOWN = frozenset({"unconscious", "dead", "destroyed", "mortally wounded"})
 #: the defense against a flanking attacker, as against an attack from the side (the readings' "Flanking")
 FLANKED = -2
+#: the modifier's words, on the defense's roll, the odds and the result
+FLANKED_WORDS = say("flanked: attacked from the side")
+
+
+def flank_said(defended: dict, words):
+    """A defense's words in an attack's result, "(flanked, -2)" after them when its roll had the defender flanked
+    (``defended``: the result's ``defense``, its rolls' ``checks``), as the odds name it."""
+    checks = defended.get("checks") or [{}]
+    if any(getattr(m.get("label"), "msg", None) == FLANKED_WORDS.msg for m in checks[0].get("modifiers") or []):
+        return say("{defense} (flanked, {n})", defense=words, n=FLANKED)
+    return words
 
 
 def flanked(request: AttackRequest) -> bool:
@@ -246,7 +257,7 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
     if "stunned" in conds:
         mods.append(Modifier(say("stunned"), -4, S_READING))
     if st["flanking"] and attack.flanked:
-        mods.append(Modifier(say("flanked: attacked from the side"), FLANKED, S_READING))
+        mods.append(Modifier(FLANKED_WORDS, FLANKED, S_READING))
     if st["combat_reflexes_defense_bonus"] and has_trait(target, "combat_reflexes"):
         mods.append(Modifier(say("Combat Reflexes"), 1, S_READING))
     pen = state.get("defense_penalty") or {}

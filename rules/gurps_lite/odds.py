@@ -20,7 +20,7 @@ from .attack import (
 )
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, S_READING, settings_of
-from .defenses import FLANKED, available_defenses, defense_level
+from .defenses import FLANKED, FLANKED_WORDS, available_defenses, defense_level
 from .health import hit_outcomes, injury_distribution, is_major_wound, location_injury  # noqa: F401 (the package exports them from here)
 from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
@@ -186,7 +186,7 @@ def _defense_notes(info, dlevel: int | None, st: dict) -> list[dict]:
     (the readings' "Flanking", with its setting), while the target defends."""
     if dlevel is None or not (st["flanking"] and info.flanked):
         return []
-    return [Modifier(say("{modifier}: defense", modifier=say("flanked: attacked from the side")), FLANKED,
+    return [Modifier(say("{modifier}: defense", modifier=FLANKED_WORDS), FLANKED,
                      S_READING).to_dict()]
 
 

@@ -101,13 +101,16 @@ def test_the_odds_change_by_exactly_the_minus_2():
 
 def test_the_defense_roll_and_the_choices_say_it():
     """The result keeps the defense's roll with its modifiers, flanked among them, as it keeps the others (feinted,
-    stunned); the defender's choices are each 2 lower."""
+    stunned), and its words say it; the defender's choices are each 2 lower."""
     result = g.attack(_request((6, 5), settings=ON, defense="dodge"), rolls(8, 10, 10, 10, 10, 10))
     checks = result.details["attacks"][0]["defense"]["checks"]
     mods = [(str(m["label"]), m["value"]) for m in checks[0]["modifiers"]]
     assert ("flanked: attacked from the side", -2) in mods
     plain = g.attack(_request((6, 5), defense="dodge"), rolls(8, 10, 10, 10, 10, 10))
     assert checks[0]["effective"] == plain.details["attacks"][0]["defense"]["checks"][0]["effective"] - 2
+    # the result's words (its card, its log line) say it after the defense, and only then
+    assert "dodge (flanked, -2)" in str(result.summary), str(result.summary)
+    assert "flanked" not in str(plain.summary)
 
     def dodge(choices) -> int:
         label = str(next(c for c in choices if c["key"] == "dodge")["label"])
