@@ -55,6 +55,12 @@ def test_play_the_foes_surrenders_once_most_are_down_and_undo_takes_it_back(app,
     player = state(client, g, mira["player_token"])
     assert next(t for t in player["tokens"] if t["id"] == ids["Orc"])["yielded"] is True
     assert any(e["text"] == "Orc yields" for e in player["log"])
+    for page in (f"/games/{g['id']}/gm?key={g['gm_token']}", f"/games/{g['id']}/play?key={mira['player_token']}",
+                 f"/games/{g['id']}/screen?key={g['screen_token']}"):  # every screen draws it yielded
+        html = app.test_client().get(page, follow_redirects=True).get_data(as_text=True)
+        drawn = html[html.index(f'id="token-{ids["Orc"]}"'):]
+        drawn = drawn[:drawn.index("</g></g>") if "</g></g>" in drawn else 3000]
+        assert "yielded" in drawn[:drawn.index(">")] and ">yielded<" in drawn, page
     assert command(client, g, {"type": "undo"}).status_code == 200
     assert next(t for t in state(client, g)["tokens"] if t["id"] == ids["Orc"])["yielded"] is False
 
