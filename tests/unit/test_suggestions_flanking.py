@@ -6,6 +6,7 @@ where the GM's choice is known by construction."""
 from __future__ import annotations
 
 from rules.board import Board
+from rules.grid import Grid, Place
 from rules.gurps_lite.movement import flanks
 from webapp.game.planning import suggestions
 
@@ -48,3 +49,19 @@ def test_off_no_square_is_valued_for_flanking_and_nothing_says_it():
     assert at_ann
     assert not any("flanks" in str(p["why"]) for p in at_ann)
     assert not flanks(ANN, tuple(at_ann[0]["to"]), GOB), at_ann[0]["to"]  # the nearest square, north of Ann
+
+
+def test_on_hexes_the_flanking_hex_is_the_one_opposite_the_ally():
+    """The Orc a step from (11, 4) beside Ann and two from (11, 5): only (11, 5), across her from the Gob's hex, flanks
+    her (on hexes, the opposite hex alone). Off, it strikes from the nearer hex; on, from the one that flanks."""
+    hexes = Grid("hex", "pointy")
+    sword = _melee("gurps_lite")
+    for on in (False, True):
+        game, ids = _two_foes("gurps_lite", Board(20, 12, hexes), {"Orc": (11, 3), "Gob": GOB}, {"Ann": ANN},
+                              foe_sheets={"Orc": sword, "Gob": sword})
+        if on:
+            play(game, {"type": "set_settings", "settings": {"flanking": True}})
+        best = _attacks_on_ann(game, ids)[0]
+        assert tuple(best["to"]) == ((11, 5) if on else (11, 4)), (on, best["to"])
+        assert flanks(Place(ANN, hexes), Place(tuple(best["to"]), hexes), Place(GOB, hexes)) is on
+        assert ("flanks Ann with Gob" in str(best["why"])) is on
