@@ -24,26 +24,15 @@ from .data import (
     S_READING,
     settings_of,
 )
-from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, picked_or_best, record_defense
+from .defenses import (AttackInfo, available_defenses, defense_level, flank_said, flanked, parry_limbs, picked_or_best,
+                       record_defense)
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
 from .maneuvers import chosen_maneuver, damage_adjustments
 from .movement import distance_yards, is_square, maneuver_movement
 from .ranged import extra_hits, range_penalty, rapid_fire_bonus, rapid_strike_shots
-from .sheet import (
-    attack_weapon,
-    current_hp,
-    has_trait,
-    int_of,
-    num_of,
-    parse_damage,
-    reach_of,
-    shots_left,
-    skill_level,
-    step_length,
-    weapon_kind,
-    weapons,
-)
+from .sheet import (attack_weapon, current_hp, has_trait, int_of, num_of, parse_damage, reach_of, shots_left,
+                    skill_level, step_length, weapon_kind, weapons)
 
 
 def own_copy(request: AttackRequest) -> AttackRequest:
@@ -100,7 +89,7 @@ def attack_info(request: AttackRequest, weapon: dict, damage_type: str) -> Attac
         thrust=weapon.get("attack") == "thrust" or damage_type in ("imp", *PIERCING),
         armed=not weapon.get("unarmed"),
         distance=request.distance,
-        attacker_id=request.attacker.id,
+        attacker_id=request.attacker.id, flanked=flanked(request),
     )
 
 
@@ -586,7 +575,7 @@ def _parts(results: list[dict]) -> list[str]:
         if r["hits"]:
             dfn = r.get("defense") or {}
             if dfn.get("defense"):
-                kind = DEFENSE_WORDS.get(dfn["defense"]["type"], dfn["defense"]["type"])
+                kind = flank_said(dfn, DEFENSE_WORDS.get(dfn["defense"]["type"], dfn["defense"]["type"]))
                 bits.append(say("{defense} succeeds", defense=kind) if dfn.get("success") else
                             say("{defense} fails", defense=kind))
             if r["landed"]:

@@ -283,6 +283,10 @@ READINGS: tuple[tuple[str, str, str | None], ...] = (
      "knockdown roll), for every attack a request makes.", None),
     ("Major wound", "A major wound stays on the token as a condition until the GM clears it.", None),
     ("Thrust and swing", "Weapon damage 'thr' / 'sw' uses the published basic damage table (ST 1-20).", None),
+    ("Flanking", "The document keeps no facing, so no defender ever has to turn. With the setting on, a defender "
+     "attacked by a foe on the far side of it from another foe of the attacker's side beside it (the angle at the "
+     "defender between the two 135 degrees or more on squares, opposite hexes on hexes) defends at -2, as against "
+     "an attack from the side (published). Off by default.", "flanking"),
 )
 
 
@@ -299,6 +303,7 @@ def default_settings() -> dict:
         "cover_penalties": {"none": 0, "partial": -2, "heavy": -4},
         "stun_recovery_roll": "end_of_turn",  # or "start_of_turn"
         "surprise_kind": "total",  # or "partial": what the table's "surprised" tick means
+        "flanking": False,  # a defender flanked defends at -2 (READINGS, "Flanking")
     }
 
 

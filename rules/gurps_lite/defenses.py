@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..system import Modifier, RuleError
+from ..grid import cell_steps
+from ..system import AttackRequest, Modifier, RuleError
 from ..text import say, say_n
 from .badges import maneuver_name
 from .checks import effective_skill, is_success
+from .movement import flanks
 from .data import MANEUVERS, RETREAT_PLUS3_SKILLS, S_DEFEND, S_GM, S_MANEUVER, S_READING, settings_of
 from .sheet import (
     block_base,
@@ -38,6 +40,37 @@ class AttackInfo:
     armed: bool = True
     distance: float = 1
     attacker_id: str = ""
+    flanked: bool = False  # the attacker flanks the defender (:func:`flanked`; -2 with the setting "flanking")
+
+
+#: the conditions in which a token neither defends nor flanks anyone ("Injury")
+DOWN = frozenset({"unconscious", "dead", "destroyed", "mortally wounded"})
+#: the defense against a flanking attacker, as against an attack from the side (the readings' "Flanking")
+FLANKED = -2
+#: the modifier's words, on the defense's roll, the odds and the result
+FLANKED_WORDS = say("flanked: attacked from the side")
+
+
+def flank_said(defended: dict, words):
+    """A defense's words in an attack's result, "(flanked, -2)" after them when its roll had the defender flanked
+    (``defended``: the result's ``defense``, its rolls' ``checks``), as the odds name it."""
+    checks = defended.get("checks") or [{}]
+    if any(getattr(m.get("label"), "msg", None) == FLANKED_WORDS.msg for m in checks[0].get("modifiers") or []):
+        return say("{defense} (flanked, {n})", defense=words, n=FLANKED)
+    return words
+
+
+def flanked(request: AttackRequest) -> bool:
+    """Whether the attacker flanks the target (the readings' "Flanking"; the document keeps no facing): another
+    token of the attacker's side, not down, stands beside the target, and the attacker on the far side of it
+    (:func:`rules.gurps_lite.movement.flanks`). False where a position is unknown."""
+    a, t = request.attacker, request.target
+    if a.position is None or t.position is None or isinstance(t.position, str):
+        return False
+    return any(o.side == a.side and o.id not in (a.id, t.id) and o.position is not None
+               and not isinstance(o.position, str) and cell_steps(o.position, t.position) == 1
+               and not conditions_of(o.sheet or {}, o.state) & DOWN and flanks(t.position, a.position, o.position)
+               for o in request.others)
 
 
 def feint_penalty(state: dict, attacker_id: str) -> int:
@@ -107,7 +140,7 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
     kind = defense.get("type")
     maneuver = MANEUVERS.get(state.get("maneuver") or "")
     conds = conditions_of(target, state)
-    if conds & {"unconscious", "dead", "destroyed", "mortally wounded"}:
+    if conds & DOWN:
         raise RuleError(say("an unconscious token cannot defend"))
     if maneuver and maneuver.no_defense and not state.get("stunned_turn"):
         raise RuleError(say("no active defense after {maneuver}", maneuver=maneuver_name(maneuver.key)))
@@ -223,6 +256,8 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
         mods.append(Modifier(say("All-Out Defense (enhanced)"), 2, S_MANEUVER))
     if "stunned" in conds:
         mods.append(Modifier(say("stunned"), -4, S_READING))
+    if st["flanking"] and attack.flanked:
+        mods.append(Modifier(FLANKED_WORDS, FLANKED, S_READING))
     if st["combat_reflexes_defense_bonus"] and has_trait(target, "combat_reflexes"):
         mods.append(Modifier(say("Combat Reflexes"), 1, S_READING))
     pen = state.get("defense_penalty") or {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..grid import cell_steps
+from ..grid import cell_steps, grid_of
 from ..system import RuleError
 from .data import MANEUVERS
 from .sheet import current_move, step_length
@@ -36,6 +36,32 @@ def distance_yards(a: Any, b: Any) -> float:
     """Yards between two squares for range and reach: the larger of the two offsets (on hexes, one yard
     a hex: the hexes between them, ``rules.grid.cell_steps``)."""
     return float(cell_steps(a, b))
+
+
+#: the least angle at a defender between an attacker and that attacker's ally beside it that flanks it ("Flanking" in
+#: the readings): on squares the square opposite the ally and the two beside that one; on hexes the opposite hex only
+FLANK_DEGREES = 135
+
+
+def flanks(defender: Any, attacker: Any, ally: Any) -> bool:
+    """Whether ``attacker`` stands on the far side of ``defender`` from ``ally`` (the readings' "Flanking": the
+    document keeps no facing): the angle at the defender between the two ``FLANK_DEGREES`` or more, measured between
+    the cells' centres; on hexes on a regular hex lattice (its cube coordinates), where only the hex opposite the
+    ally's is that far round among the six beside it."""
+    g = grid_of(defender, attacker, ally)
+
+    def at(cell) -> tuple[float, float]:
+        if not g.hex:
+            return float(cell[0]), float(cell[1])
+        q, r, _s = g.cube(tuple(cell))
+        return q + r / 2, r * math.sqrt(3) / 2
+
+    (dx, dy), (ax, ay), (bx, by) = at(defender), at(attacker), at(ally)
+    u, v = (ax - dx, ay - dy), (bx - dx, by - dy)
+    lengths = math.hypot(*u) * math.hypot(*v)
+    if not lengths:
+        return False
+    return (u[0] * v[0] + u[1] * v[1]) / lengths <= math.cos(math.radians(FLANK_DEGREES)) + 1e-9
 
 
 def move_allowance(sheet: dict, action: str = "move") -> float:

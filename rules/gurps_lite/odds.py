@@ -19,8 +19,8 @@ from .attack import (
     shots_to_spend,
 )
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
-from .data import S_ATTACK, S_RANGED, settings_of
-from .defenses import available_defenses, defense_level
+from .data import S_ATTACK, S_RANGED, S_READING, settings_of
+from .defenses import FLANKED, FLANKED_WORDS, available_defenses, defense_level
 from .health import (down_chance, hit_knockouts, hit_outcomes, hits_knockouts, injury_distribution,  # noqa: F401
                      is_major_wound, location_injury)  # (the package exports some from here)
 from .locations import MISS_BY_ONE_TORSO
@@ -183,7 +183,7 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         "skill": skill,
         # the roll to hit's modifiers, then the damage roll's (All-Out Strong...), each saying which roll
         "modifiers": [m.to_dict() for m in mods] + [{**m.to_dict(), "label": say("{modifier}: damage", modifier=m.label)}
-                                                       for m in dmg_mods],
+                                                       for m in dmg_mods] + _defense_notes(info, dlevel, st),
         "p_hit": p_hit,
         "p_critical_hit": p_crit,
         "defense_level": dlevel,
@@ -199,6 +199,15 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         "note": say("per attack") if n_attacks > 1 else "",
         **whole,
     }
+
+
+def _defense_notes(info, dlevel: int | None, st: dict) -> list[dict]:
+    """The defense's modifiers the odds card names beside the roll to hit's (the defense level has them): flanked
+    (the readings' "Flanking", with its setting), while the target defends."""
+    if dlevel is None or not (st["flanking"] and info.flanked):
+        return []
+    return [Modifier(say("{modifier}: defense", modifier=FLANKED_WORDS), FLANKED,
+                     S_READING).to_dict()]
 
 
 def multi_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dict:

@@ -12,7 +12,9 @@ import copy
 from ..system import AttackRequest, Combatant
 from ..text import say
 from .badges import maneuver_name
-from .data import MANEUVERS
+from .data import MANEUVERS, settings_of
+from .defenses import FLANKED
+from .movement import flanks
 from .sheet import int_of, max_hp, num_of, shots_left, weapon_kind, weapons
 from .turns import fresh_state, fresh_turn
 
@@ -31,6 +33,26 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     return {"effect": float(odds.get("mean_injury") or 0.0), "unit": say("HP of injury"), "defense": defense,
             "down": float(down) if isinstance(down, (int, float)) else None,
             "down_worth": float(max_hp(request.target.sheet or {}) + 1)}
+
+
+def side_notes(cell, me: dict, allies: list[dict], enemies: list[dict], adjacent, settings: dict | None = None
+               ) -> tuple[int, list]:
+    """What the foe standing on ``cell`` gives its side (#67: the foes as a side), with the setting ``flanking`` on:
+    for each enemy an ally stands beside, a ``cell`` on the far side of it from that ally flanks it (the readings'
+    "Flanking", :func:`rules.gurps_lite.movement.flanks`): the enemy defends at -2 against the foe's attacks, and
+    against the ally's if the foe stands beside it. ``me``, ``allies`` and ``enemies``: ``name``, ``at`` (its square,
+    a ``rules.grid.Place`` on hexes) and ``sheet``; ``adjacent(a, b)``: two squares touch. The points off the
+    enemies' defenses in all, and the words ("flanks Ann with Gob: -2 to Ann's defense")."""
+    if not settings_of(settings)["flanking"]:
+        return 0, []
+    gained, notes = 0, []
+    for enemy in enemies:
+        ally = next((a for a in allies if adjacent(a["at"], enemy["at"]) and flanks(enemy["at"], cell, a["at"])), None)
+        if ally is not None:
+            gained -= FLANKED
+            notes.append(say("flanks {target} with {ally}: {n} to {target}'s defense", target=enemy["name"],
+                             ally=ally["name"], n=FLANKED))
+    return gained, notes
 
 
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:

@@ -135,6 +135,8 @@ def payload(kind: str, t: dict) -> dict:
         "resume_scene": {},
         "set_tactic": {"token_id": ids["Ogre"], "tactic": "careful"},  # the GM's foe (#60)
         "play_foes": {"on": False},  # the "play the foes" switch (#60)
+        "set_morale": {"morale": "fall_back"},  # once most of the foes are down (#67)
+        "surrender": {"token_id": ids["Ogre"]},  # a foe yields (#67)
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]

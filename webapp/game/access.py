@@ -134,6 +134,8 @@ COMMANDS: dict[str, Rule] = {
     # the GM's foes' tactics (#60)
     "set_tactic": _rule(GM),
     "play_foes": _rule(GM),  # the "play the foes" switch (#60, webapp/game/planning/foeplay.py)
+    # once most of the foes are down, they fall back or surrender; a foe yields (#67, webapp/game/planning/morale.py)
+    "set_morale": _rule(GM), "surrender": _rule(GM),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the

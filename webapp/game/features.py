@@ -18,7 +18,7 @@ from rules.board import Board
 
 from .fight import attacks, characters, combat, free_attacks, reroll, soak, table_dice
 from .board import editor, handouts, lighting, maps, templates, tokens
-from .planning import foeplay, suggestions
+from .planning import foeplay, morale, suggestions
 from .tableside import keys, safety, screenview, seats, touch, undo
 from .views import recap, replay_view
 from .core.feature import Feature, type_of
@@ -58,7 +58,7 @@ FEATURES: tuple[Feature, ...] = (
     tokens.FEATURE, seats.FEATURE, undo.FEATURE, combat.FEATURE, attacks.FEATURE, free_attacks.FEATURE, soak.FEATURE, reroll.FEATURE,
     characters.FEATURE, templates.FEATURE, editor.FEATURE, maps.FEATURE, touch.FEATURE, screenview.FEATURE,
     recap.FEATURE, lighting.FEATURE, handouts.FEATURE, safety.FEATURE, foeplay.FEATURE, table_dice.FEATURE,
-    suggestions.FEATURE, keys.FEATURE, replay_view.FEATURE, GAME,
+    suggestions.FEATURE, morale.FEATURE, keys.FEATURE, replay_view.FEATURE, GAME,
 )
 
 #: before every command the table decides, after the access matrix: what refuses while it holds

@@ -125,9 +125,10 @@ def is_down(game: "Game", token: "Token") -> bool:
 
 
 def stands(game: "Game", token: "Token") -> bool:
-    """Whether a token still stands in the fight: in its turn order (phase/TN takes the fallen out of it) and not
-    down by its system's rules (its badges say Incapacitated, unconscious, Dying...: ``is_down``, #58)."""
-    return (not game.combat or token.id in game.combat["order"]) and not is_down(game, token)
+    """Whether a token still stands in the fight: in its turn order (phase/TN takes the fallen out of it), not
+    down by its system's rules (its badges say Incapacitated, unconscious, Dying...: ``is_down``, #58), and not
+    yielded (the GM's foe surrendered: webapp/game/planning/morale.py, #67)."""
+    return (not game.combat or token.id in game.combat["order"]) and not token.yielded and not is_down(game, token)
 
 
 def no_foe_standing(game: "Game") -> bool:
@@ -245,14 +246,20 @@ def aim_squares(game: "Game", attacker: "Token", target: "Token") -> tuple[tuple
     return a, b, nearest
 
 
+#: the badge of a foe that has surrendered (#67)
+YIELDED = say("yielded")
+
+
 def badges(game: "Game", token: "Token") -> list[dict]:
-    """What every screen shows on a token: the system's badges from its sheet and its books in the fight."""
+    """What every screen shows on a token: the system's badges from its sheet and its books in the fight, after
+    "yielded" when the GM's foe has surrendered (#67)."""
     system = rules.get(game.system)
     books = (game.combat or {}).get("state", {}).get("combatants", {}).get(token.id) if in_fight(game, token.id) else None
+    first = [{"kind": "condition", "label": YIELDED}] if token.yielded else []
     try:
-        return system.badges(sheet_of(game, token), books)[:6]
+        return (first + list(system.badges(sheet_of(game, token), books)))[:6]
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
-        return []
+        return first
 
 
 def actions_now(game: "Game", token: "Token") -> list[dict]:

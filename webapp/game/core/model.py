@@ -127,6 +127,7 @@ class Token:
     size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3); on hexes 1, 3 or 7 hexes
     light: int = 0  # the light it carries: squares it lights around it (webapp/game/board/lighting.py)
     picture: str | None = None  # a token picture's id (game.pictures, webapp/game/board/handouts.py), cropped to the disc
+    yielded: bool = False  # the GM's foe has surrendered in this fight: out of it (webapp/game/planning/morale.py, #67)
 
     def to_dict(self) -> dict:
         """As ``dataclasses.asdict`` gives it, 3x cheaper (a fogged game's checkpoint and snapshot take every
@@ -318,6 +319,9 @@ class Game:
     tactics: dict[str, dict] = field(default_factory=dict)
     # the GM's "play the foes" switch (#60, webapp/game/planning/foeplay.py): {"on", "runner"} or {"on": False, "why"...}
     foe_play: dict = field(default_factory=dict)
+    # what the GM's foes do once their side has lost most of its number (#67, webapp/game/planning/morale.py):
+    # {"setting": "off" | "fall_back" | "surrender", "started": the foes' ids as the fight began}; the GM's alone
+    morale: dict = field(default_factory=dict)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
@@ -413,6 +417,7 @@ class Game:
             "paused": self.paused,
             "tactics": {k: dict(v) for k, v in self.tactics.items()},
             "foe_play": dict(self.foe_play),
+            "morale": dict(self.morale),
         }
 
     @classmethod
@@ -457,6 +462,7 @@ class Game:
             paused=d.get("paused", False),
             tactics={k: dict(v) for k, v in (d.get("tactics") or {}).items()},
             foe_play=dict(d.get("foe_play") or {}),
+            morale=dict(d.get("morale") or {}),
         )
 
 

@@ -10,7 +10,10 @@ from typing import TYPE_CHECKING
 from rules.system import RuleError, RuleNotImplemented
 from rules.text import say
 
+from rules.dice import SeededDice
+
 from ..fight.aiming import AttackCommand, plan as aim_plan
+from ..fight.combat import Act, decide as combat_decide, evolve as combat_evolve
 from ..core.model import GM, Rejected
 
 if TYPE_CHECKING:
@@ -33,6 +36,18 @@ def sandbox(game: "Game") -> "Game":
         game, tokens={k: dataclasses.replace(t) for k, t in game.tokens.items()},
         characters={k: dataclasses.replace(c) for k, c in game.characters.items()},
         combat=copy.deepcopy(game.combat), log=[], vision=None)
+
+
+def acted(view: "Game", token_id: str, action: str, options: dict | None = None) -> dict | None:
+    """The turn's action ``action`` taken on ``view`` (a copy: :func:`sandbox`) as the GM would send it, judged by
+    the very rule calls the command makes; its step (the command), or None when the rules refuse it."""
+    step = {"type": "act", "token_id": token_id, "action": action, "options": dict(options or {})}
+    try:
+        for event in combat_decide(view, Act(**step), GM, SeededDice(0)):
+            combat_evolve(view, event, quiet)
+    except Rejected:
+        return None
+    return step
 
 
 def weapons_of(system, sheet: dict) -> list[dict]:

@@ -41,8 +41,8 @@ When no attack reaches a foe this turn, the foe closes in (#67, looking a turn a
 to it on the whole board (one search from the foe's square: round walls and closed doors, tokens passed as a move
 passes them), the square within this turn's allowance that leaves the least of it (careful: the fewest foes at it
 first), judged by the rules' ``move``; ranked nearest by the way first (after a reload where it stands). Every plan
-has a ``kind``: ``attack``, ``approach``, ``cover``, ``withdraw``, ``move``, ``ready``. A foe with no plan at all
-gets ``none``, the words why (``suggestions_approach.why_none``).
+has a ``kind``: ``attack``, ``approach``, ``cover``, ``withdraw``, ``move``, ``ready``, ``surrender`` (``morale``: a
+side that lost most of its number falls back or surrenders). A foe with no plan gets ``none``, the words why.
 
 Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight
 has it current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked
@@ -73,16 +73,15 @@ from rules.text import say, say_n
 from ..bridge import heavy
 from ..core import text
 from ..fight.aiming import AttackCommand
+from ..fight.combat import Act, decide as combat_decide
 from ..core.text import N_, rules_words
-from ..bridge.fighting import combatant, path_and_cost, settings_of, stands
-from ..fight.combat import Act, decide as combat_decide, evolve as combat_evolve
+from ..bridge.fighting import combatant, path_and_cost, position_of, settings_of, stands
 from ..bridge.describe import square_name
 from ..core.feature import Feature
-from .foe_sandbox import (finishing, is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox,
-                          weapons_of as _weapons, weighed)
+from .foe_sandbox import (acted as _acted, finishing, is_foe, is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed)
 from ..core.model import GM, Event, Rejected, copied
 from .suggestions_approach import MOST_PLANS, approach as _approach, why_none as _why_none
-from . import suggestions_side as _side
+from . import morale, suggestions_side as _side
 from .suggestions_zones import plans_on_zones
 from ..fight.waiting import plans_wait
 
@@ -223,7 +222,7 @@ class _Geometry:
         order = (game.combat or {}).get("order", [])
 
         def who(t):
-            return {"name": t.name, "at": (t.x, t.y), "sheet": combatant(game, t).sheet}
+            return {"name": t.name, "at": position_of(game, t), "sheet": combatant(game, t).sheet}  # hexes: a Place
         allies = [who(t) for i in order if (t := game.tokens.get(i)) is not None and t.id != me.id
                   and t.kind == me.kind and stands(game, t)]
         if allies:
@@ -399,6 +398,8 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
     taken = _side.claims(game, token, reckon, (Rejected, NotReckoned)) if side and not now else {}
     if not now:  # asked off its turn: what it would do were its turn to begin now
         game = _turn_begun(game, token, system, settings)
+    if (low := morale.broken(game, token)) is not None and low.ends:  # yielded, or it surrenders (#67): no other plan
+        return {"token_id": token.id, "tactic": tactic_of(game, token.id), "now": now, **low.plans(game, token)}
     try:
         ways = system.plan_turns(game.combat["state"], combatant(game, token), settings)
     except RuleNotImplemented as exc:
@@ -406,19 +407,18 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
     tactic = tactic_of(game, token.id)
     anchor = tuple((game.tactics.get(token.id) or {}).get("anchor") or (token.x, token.y))
     foes = _foes(game, token)
+    withdraw = tactic == "cowardly" and hurt or low is not None  # its side lost most of its number: it falls back (#67)
     if game.zones is not None:  # zones, not squares: its own reckoning, the same ranking
-        withdraw = tactic == "cowardly" and hurt
         found = plans_on_zones(game, token, system, ways, tactic, withdraw, foes, settings, anchor)
         _side.weigh(found, taken, foes)
-        plans = _best(found, "fierce" if tactic == "guarding" else tactic, withdraw)
+        plans = _best(morale.said(found, low), "fierce" if tactic == "guarding" else tactic, withdraw)
         out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
         if not plans:
-            out["none"] = _why_none(game, token, system, foes, tactic, withdraw, {})
+            out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, {})
         return out
     geo = _Geometry(game, system)
     geo.side(game, token, foes, system, settings)
     careful = tactic == "careful"
-    withdraw = tactic == "cowardly" and hurt
     found: list[dict] = []
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     closing: list[tuple] = []  # the ways that move alone, kept for closing in should no attack reach (#67)
@@ -429,14 +429,9 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
         view = _sandbox(game)
         steps: list[dict] = []
         if way["action"]:
-            act = Act(type="act", token_id=token.id, action=way["action"], options=dict(way["action_options"]))
-            try:
-                for event in combat_decide(view, act, GM, SeededDice(0)):
-                    combat_evolve(view, event, _quiet)
-            except Rejected:
+            if (step := _acted(view, token.id, way["action"], way["action_options"])) is None:
                 continue
-            steps.append({"type": "act", "token_id": token.id, "action": way["action"],
-                          "options": dict(way["action_options"])})
+            steps.append(step)
         me = view.tokens[token.id]
         left = system.movement_left(view.combat["state"], combatant(view, me), settings)
         if way.get("move_most") is not None and left is not None:  # what the attack's own cost leaves (Tesseris ticks)
@@ -478,10 +473,10 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
     _side.weigh(found, taken, foes)  # a target the allies before it may put down first (#67)
-    plans = _best(found, tactic, withdraw, game.board.grid)
+    plans = _best(morale.said(found, low), tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
-        out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths)
+        out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, paths)
     return out
 
 
@@ -638,14 +633,7 @@ def _beside_cover(board, cell: tuple[int, int]) -> bool:
 def _then(moved: "Game", me: "Token", action: str) -> dict | None:
     """The step of the action a way takes after its move, judged by the rules on a copy of ``moved``; None when
     they refuse it."""
-    view = _sandbox(moved)
-    act = Act(type="act", token_id=me.id, action=action, options={})
-    try:
-        for event in combat_decide(view, act, GM, SeededDice(0)):
-            combat_evolve(view, event, _quiet)
-    except Rejected:
-        return None
-    return {"type": "act", "token_id": me.id, "action": action, "options": {}}
+    return _acted(_sandbox(moved), me.id, action)
 
 
 def _best(found: list[dict], tactic: str, withdraw: bool, grid=None) -> list[dict]:

@@ -39,7 +39,9 @@ NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_
                           # a foe's tactic (#60): how the GM means to play it, not a step of the story
                           "tactic_set",
                           # the "play the foes" switch (#60): the GM's way of playing, not a step of the story
-                          "foes_played", "foe_passed"})
+                          "foes_played", "foe_passed",
+                          # what the foes do once most of them are down (#67): the GM's way of playing them
+                          "morale_set"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 #: events that may name a map being prepared (``map_id``): undo restores the active map's alone
@@ -77,6 +79,8 @@ COMMANDS: dict[str, str] = {
     "set_dice": KEPT, **dict.fromkeys(("enter_dice", "call_off_roll"), BACK),
     "set_tactic": KEPT,  # the GM's foes' tactics (#60)
     "play_foes": KEPT,  # the "play the foes" switch (#60)
+    "set_morale": KEPT,  # what the foes do once most are down (#67)
+    "surrender": BACK,  # a foe yields (#67): the tokens restored take the mark back
 }
 
 

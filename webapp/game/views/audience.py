@@ -43,6 +43,8 @@ COMMANDS: dict[str, str] = {
     **dict.fromkeys(("set_dice", "enter_dice", "call_off_roll"), TABLE),
     "set_tactic": TABLE,  # the GM's alone: its event's line is the GM's, the state's tactics the GM's (#60)
     "play_foes": TABLE,  # the GM's switch (#60): its lines are the GM's, its state the GM's alone
+    "set_morale": TABLE,  # the GM's setting (#67): its line is the GM's, the state's morale the GM's
+    "surrender": TABLE,  # a foe yields (#67): everyone sees it
     # the keys: a password is an event (its line is the GM's); a new join code or screen key is the GM's answer alone
     "set_gm_password": TABLE, "clear_gm_password": TABLE, "rotate_join_code": VIEW, "rotate_screen_key": VIEW,
     "replay": VIEW, "replay_end": VIEW,
@@ -154,6 +156,8 @@ def public_state(game: Game, actor: Actor) -> dict:
         **({"tactics": {k: dict(v) for k, v in game.tactics.items()}} if actor.role == "gm" else {}),
         # the "play the foes" switch (#60): the GM's alone
         **({"foe_play": dict(game.foe_play)} if actor.role == "gm" else {}),
+        # what the foes do once most of them are down (#67): the GM's alone
+        **({"morale": dict(game.morale)} if actor.role == "gm" else {}),
         "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                        "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
         "pending_defense": defenses.pending_view(game, actor),

@@ -126,7 +126,7 @@ _SEATS = ("player_reclaimed", "reclaim_allowed", "seat_asked", "seat_answered")
 #: a fight's turns (the rules may roll: initiative, cards...)
 _TURNS = ("combat_started", "turn_started", "acted")
 #: a token's wounds and conditions: its drawing, the lists, the fight
-_HURT = ("attack_resolved", "soak_rolled", "benny_rerolled")
+_HURT = ("attack_resolved", "soak_rolled", "benny_rerolled", "surrendered")  # a foe that yields (#67)
 #: the table's dice (#59): a roll asked, made or called off redraws its prompt and the prompt whose answer waits for
 #: it (a defense chosen, a Soak or a reroll taken: put away meanwhile)
 _ROLLS = ("roll_asked", "roll_called_off", "roll_settled")
@@ -178,6 +178,7 @@ DECLARED = (
           "tactic_set",  # a foe's tactic (#60): the GM's line alone
           "foe_passed",  # a foe played with no plan (#60): the GM's line
           "foes_played",  # the "play the foes" switch on the GM's fight card (#60), the GM's line
+          "morale_set",  # what the foes do once most are down (#67): the GM's line
           "settings_set", _TURNS, "order_set", "combat_ended", _HURT, "defense_asked", "soak_declined",
           "reroll_declined", "defense_dropped", "free_attack_waived", "template_placed", "template_moved",
           "template_removed", "character_added", "sheet_updated", _SQUARES, _WALLS, _MAP_SHAPE, _SEEN, _MAPS,
@@ -187,7 +188,7 @@ DECLARED = (
           reads=("actor", "log", "log_section"), key=(ROLE, ids("log"))),
     # the fight as this audience sees it, its tokens, and whose controls
     _part("combat", "_combat.html", "gm player screen",
-          "token_added", "token_updated", "token_removed", "foes_played", _TURNS, "order_set",
+          "token_added", "token_updated", "token_removed", "foes_played", "morale_set", _TURNS, "order_set",
           "combat_ended",  # the fight ends a Soak offer (soak_prompt)
           _HURT, "free_attack_waived",
           "sheet_updated",  # a token down: no foe may be left standing
@@ -209,7 +210,7 @@ DECLARED = (
     # (changes_for).
     _part("attack", "_attack.html", "gm player",
           "token_added", "token_updated", "token_removed", _SEATS_GONE, _TURNS, "order_set", "combat_ended",
-          "attack_resolved", "template_placed", "template_removed", "character_added", "sheet_updated", _MAP_SHAPE,
+          "attack_resolved", "surrendered", "template_placed", "template_removed", "character_added", "sheet_updated", _MAP_SHAPE,
           _SEEN,
           reads=("actor", "area_templates", "combat_view", "foe_of", "my_tokens", "sheet_of", "system",
                  "templates_view", "tokens"),

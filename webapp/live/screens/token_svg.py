@@ -70,7 +70,8 @@ def look(token, view: str, acting: bool, translate: str, picture: str | None) ->
     name = escape(token.name)
     text = disc_text(token.name)
     classes = "token " + token.kind + (" movable" if view != "other" else "") + (" mine" if mine else "") \
-        + (" hidden-token" if token.hidden else "") + (" acting" if acting else "")
+        + (" hidden-token" if token.hidden else "") + (" acting" if acting else "") \
+        + (" yielded" if token.yielded else "")  # a foe that surrendered (#67): drawn faded, its badge says it
     opening = (f'<g id="token-{escape(token.id)}" class="{escape(classes)}" data-token-id="{escape(token.id)}" '
                f'data-x="{token.x}" data-y="{token.y}" data-size="{size}" data-name="{name}" '
                f'data-color="{escape(token.color)}" transform="translate({translate})"')
