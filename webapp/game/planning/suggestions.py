@@ -420,6 +420,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     careful = tactic == "careful"
     withdraw = tactic == "cowardly" and hurt
     found: list[dict] = []
+    refused: list = []  # the rules' words refusing a way's action (a stunned 3d6 foe: Do Nothing only, #67)
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     closing: list[tuple] = []  # the ways that move alone, kept for closing in should no attack reach (#67)
     for way in ways:
@@ -433,7 +434,8 @@ def reckon(game: "Game", token_id: str) -> dict:
             try:
                 for event in combat_decide(view, act, GM, SeededDice(0)):
                     combat_evolve(view, event, _quiet)
-            except Rejected:
+            except Rejected as exc:
+                refused.append(exc.args[0] if exc.args else str(exc))
                 continue
             steps.append({"type": "act", "token_id": token.id, "action": way["action"],
                           "options": dict(way["action_options"])})
@@ -480,7 +482,8 @@ def reckon(game: "Game", token_id: str) -> dict:
     plans = _best(found, tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
-        out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths)
+        out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths,
+                                refused[0] if ways and len(refused) == len(ways) else None)
     return out
 
 
