@@ -10,6 +10,7 @@ import pytest
 from rules.board import Board
 from rules.dice import SeededDice
 from rules.grid import HEX_POINTY
+from webapp.game.bridge import fighting
 from webapp.game.planning import foeplay
 from webapp.game.core.model import Rejected
 
@@ -107,6 +108,14 @@ def test_the_fight_is_not_over_while_the_shots_of_its_last_volley_are_owed():
     while game.pending_defense:
         p = game.pending_defense
         play(game, {"type": "choose_defense", "defense": p["choices"][0]["key"], "attack": p["id"]}, actor=MIRA)
+    assert not game.combat.get("due") and foeplay.over(game)
+
+
+def test_a_volley_that_put_both_sides_down_ends_the_fight_for_the_runner():
+    game, ids = _phase_tn()
+    assert not foeplay.over(game)
+    for token_id in ids.values():  # both down from flesh wounds at capacity, as one simultaneous volley leaves them
+        fighting.sheet_of(game, game.tokens[token_id])["flesh"] = 15
     assert not game.combat.get("due") and foeplay.over(game)
 
 

@@ -258,8 +258,14 @@ def owed(game: "Game") -> list[dict]:
 def over(game: "Game") -> bool:
     """The fight has ended, or one side alone still stands (the last foe or the last hero down) and no shot is owed:
     phase/TN's shots of one length are simultaneous, so a shooter a shot of the same volley put down still fires its
-    own (*Combat Sequence*, "Initiative and Actions"): the runner rolls a foe's, and waits for a player's, first."""
-    return not game.combat or (fighting.no_foe_standing(game) and not owed(game))
+    own (*Combat Sequence*, "Initiative and Actions"): the runner rolls a foe's, and waits for a player's, first.
+    A volley that put the last of both sides down ends it too."""
+    if not game.combat:
+        return True
+    if owed(game):
+        return False
+    standing = [t for i in game.combat.get("order", []) if (t := game.tokens.get(i)) and fighting.stands(game, t)]
+    return fighting.no_foe_standing(game) or not standing
 
 
 #: around every command: a runner's step judged while it plays and on a fresh plan, the GM's hand turning it off; its
