@@ -419,8 +419,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     geo.side(game, token, foes, system, settings)
     careful = tactic == "careful"
     withdraw = tactic == "cowardly" and hurt
-    found: list[dict] = []
-    refused: list = []  # the rules' words refusing a way's action (a stunned 3d6 foe: Do Nothing only, #67)
+    found, refused = [], []  # the plans; the rules' words refusing a way's action (stunned 3d6: Do Nothing only, #67)
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     closing: list[tuple] = []  # the ways that move alone, kept for closing in should no attack reach (#67)
     for way in ways:
@@ -482,8 +481,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     plans = _best(found, tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
-        out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths,
-                                refused[0] if ways and len(refused) == len(ways) else None)
+        out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths, refused, len(ways))
     return out
 
 
