@@ -28,7 +28,7 @@ from .defenses import (AttackInfo, available_defenses, defense_level, flank_said
                        record_defense)
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
-from .maneuvers import chosen_maneuver, damage_adjustments
+from .maneuvers import attack_still_open, chosen_maneuver, damage_adjustments, is_suppression
 from .movement import distance_yards, is_square, maneuver_movement
 from .ranged import extra_hits, range_penalty, rapid_fire_bonus, rapid_strike_shots
 from .sheet import (attack_weapon, current_hp, has_trait, int_of, num_of, parse_damage, reach_of, shots_left,
@@ -201,22 +201,6 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
 def gm_modifier_label(opts: dict) -> str:
     """The GM modifier's label: the GM's own words as typed (data), else "GM modifier" in the reader's words."""
     return str(opts.get("modifier_label") or "") or say("GM modifier")
-
-
-def is_suppression(maneuver: str, variant: str) -> bool:
-    """An All-Out Attack (ranged) keeping an area under Suppression Fire ("Maneuvers")."""
-    return maneuver == "all_out_attack_ranged" and variant == "suppression_fire"
-
-
-def attack_still_open(attacker: Combatant) -> None:
-    """RuleError once the attack of the turn's maneuver is made ("Maneuvers": one maneuver a turn, its
-    attack once); the attacks of a Suppression Fire on whoever enters its area are not counted."""
-    st = attacker.state or {}
-    maneuver = st.get("maneuver")
-    made = maneuver in MANEUVERS and int_of(st.get("attacks")) > 0
-    if made and not is_suppression(maneuver, st.get("variant") or ""):
-        raise RuleError(say("{name} has made the attack of {maneuver} this turn", name=attacker.name,
-                            maneuver=maneuver_name(maneuver)))
 
 
 def _suppression_modifiers(request: AttackRequest, wname: str, weapon: dict, st: dict, facts: dict, maneuver: str,

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 
-from ..system import Modifier, RuleError
+from ..system import Combatant, Modifier, RuleError
 from .data import MANEUVERS, S_MANEUVER
 from .movement import maneuver_movement
 from .sheet import conditions_of, int_of, num_of, ready_weapons, weapon_kind
 from ..text import say
-from .badges import VARIANT_WORDS
+from .badges import VARIANT_WORDS, maneuver_name
 
 
 def allowed_maneuvers(sheet: dict, state: dict | None = None, moved: float = 0) -> list[dict]:
@@ -97,3 +97,24 @@ def chosen_maneuver(options: dict | None, state: dict | None) -> tuple[str, str,
         raise RuleError(say("a maneuver and its option are names"))
     moved = num_of(moved)
     return maneuver, variant, moved if math.isfinite(moved) else 0.0
+
+
+def is_suppression(maneuver: str, variant: str) -> bool:
+    """An All-Out Attack (ranged) keeping an area under Suppression Fire ("Maneuvers")."""
+    return maneuver == "all_out_attack_ranged" and variant == "suppression_fire"
+
+
+def attack_still_open(attacker: Combatant) -> None:
+    """RuleError once the attack of the turn's maneuver is made ("Maneuvers": one maneuver a turn, its
+    attack once), and for a stunned attacker, who may only Do Nothing ("Maneuvers"; stunned by a failed knockdown
+    roll, "Injury", or by a Total Surprise, "Turn Order"), whether or not a maneuver was chosen; the attacks of a
+    Suppression Fire on whoever enters its area are neither counted nor refused."""
+    st = attacker.state or {}
+    maneuver = st.get("maneuver")
+    suppressing = is_suppression(maneuver, st.get("variant") or "")
+    if "stunned" in conditions_of(attacker.sheet, st) and not suppressing:
+        raise RuleError(say("{name} is stunned: Do Nothing only", name=attacker.name))
+    made = maneuver in MANEUVERS and int_of(st.get("attacks")) > 0
+    if made and not suppressing:
+        raise RuleError(say("{name} has made the attack of {maneuver} this turn", name=attacker.name,
+                            maneuver=maneuver_name(maneuver)))

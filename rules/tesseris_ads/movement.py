@@ -13,6 +13,7 @@ from ..grid import cell_steps, grid_of
 from ..system import Combatant, RuleError
 from ..text import say, say_n, whole
 from .data import ACTIONS
+from .health import is_dead
 from .sheet import num, speed
 from .status import effect_of, names as status_names
 from .ticks import can_react, refusal, spend, state_of
@@ -147,7 +148,7 @@ def reactive_attackers(
 
     Moving actions provoke from foes next to the starting square or any square moved
     through (reading: not the square the move ends in); Drop Prone and Stand Up from
-    melee foes next to the character. A foe must be conscious, hold a melee weapon
+    melee foes next to the character. A foe must be conscious (not dead, dying nor Unconscious), hold a melee weapon
     (or fight unarmed) and have a reaction to pay with; a wall between them blocks it.
     """
     a = ACTIONS.get(action)
@@ -173,8 +174,8 @@ def reactive_attackers(
         near = [c for c in cells if c is not None and 0 < cell_steps(pos, c) <= reach]
         if not near:  # (out of reach of every square: the foe's books need not be read, #60's trial moves)
             continue
-        if "Unconscious" in status_names(o.sheet.get("statuses")) or "Pinned" in status_names(o.sheet.get("statuses")):
-            continue
+        if is_dead(o.sheet) or o.sheet.get("dying") or {"Unconscious", "Pinned"} & set(status_names(o.sheet.get("statuses"))):
+            continue  # out of the fight ("Unconsciousness, Crippling, and Death"), or Pinned
         if not can_react(state_of(o), 1):
             continue
         if any(_line_clear(board, pos, c) for c in near):

@@ -10,6 +10,7 @@ import pytest
 from rules.board import Board
 from rules.dice import SeededDice
 from rules.grid import HEX_POINTY
+from webapp.game.bridge import fighting
 from webapp.game.planning import foeplay
 from webapp.game.core.model import Rejected
 
@@ -63,6 +64,59 @@ def test_a_players_shot_due_is_waited_for_before_the_phase_resolves():
             break
         play(game, {"type": "next_turn"}, dice=SeededDice(seed))
     assert foeplay.next_step(game) == ("player", None)
+
+
+def _shot(game, due: dict, actor=None, seed: int = 0):
+    play(game, {"type": "attack", "attacker": due["attacker"], "target": due["target"], "weapon": due.get("weapon"),
+                "options": due["options"]}, **({"actor": actor} if actor else {}), dice=SeededDice(seed))
+
+
+def test_a_foe_declares_only_once_the_players_shots_due_this_phase_are_fired():
+    # "Initiative and Actions": what ends a phase resolves (its shots rolled) before the next phase's declarations
+    game, ids = _phase_tn()
+    play(game, {"type": "next_turn"}, dice=SeededDice(1))  # the Orc declares nothing
+    play(game, {"type": "act", "token_id": ids["Ann"], "action": "declare:fire", "options": {"target": ids["Orc"]}},
+         actor=MIRA)
+    play(game, {"type": "next_turn"}, dice=SeededDice(3))  # the phase resolves: Ann's shot is due, the Orc declares
+    assert game.combat["current"] == ids["Orc"]
+    owed = [d for d in game.combat["due"] if d["attacker"] == ids["Ann"]]
+    assert owed
+    assert foeplay.next_step(game) == ("player", None)  # her shot first: the Orc's declaration waits for it
+    assert foeplay.waits_for(game) == "player"
+    for d in owed:
+        _shot(game, d, MIRA, seed=4)
+        while game.pending_defense:
+            p = game.pending_defense
+            play(game, {"type": "choose_defense", "defense": p["choices"][0]["key"], "attack": p["id"]})
+    assert foeplay.stands(game, ids["Orc"]) and game.combat["current"] == ids["Orc"], "(seeds: the Orc still stands)"
+    assert not game.combat.get("due") and foeplay.next_step(game) == ("turn", ids["Orc"])  # fired: now it declares
+
+
+def test_the_fight_is_not_over_while_the_shots_of_its_last_volley_are_owed():
+    # shots of one length are simultaneous: the Orc, down to Ann's shot, still fires its own at her
+    game, ids = fight("phase_tn", Board(16, 10), (9, 4), [("Ann", 3, 4)], foe_sheet={"flesh": 14})
+    play(game, {"type": "act", "token_id": ids["Orc"], "action": "declare:fire", "options": {"target": ids["Ann"]}})
+    play(game, {"type": "act", "token_id": ids["Ann"], "action": "declare:fire", "options": {"target": ids["Orc"]}},
+         actor=MIRA)
+    play(game, {"type": "next_turn"}, dice=SeededDice(1))  # the phase resolves: both shots are due
+    _shot(game, next(d for d in game.combat["due"] if d["attacker"] == ids["Ann"]), MIRA, seed=0)
+    assert not foeplay.stands(game, ids["Orc"])  # her shot put the Orc down: she alone stands
+    kind, due = foeplay.next_step(game)
+    assert (kind, due["attacker"], due["target"]) == ("shot", ids["Orc"], ids["Ann"])
+    assert not foeplay.over(game)  # the runner rolls the Orc's shot before it stops
+    _shot(game, due, seed=2)
+    while game.pending_defense:
+        p = game.pending_defense
+        play(game, {"type": "choose_defense", "defense": p["choices"][0]["key"], "attack": p["id"]}, actor=MIRA)
+    assert not game.combat.get("due") and foeplay.over(game)
+
+
+def test_a_volley_that_put_both_sides_down_ends_the_fight_for_the_runner():
+    game, ids = _phase_tn()
+    assert not foeplay.over(game)
+    for token_id in ids.values():  # both down from flesh wounds at capacity, as one simultaneous volley leaves them
+        fighting.sheet_of(game, game.tokens[token_id])["flesh"] = 15
+    assert not game.combat.get("due") and foeplay.over(game)
 
 
 def test_a_step_is_refused_once_the_game_changed_since_its_plan_was_reckoned():

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from rules import gurps_lite as g
+from rules.dice import SeededDice
 from rules.system import AttackRequest, Combatant, RuleError, RuleNotImplemented
 
 from test_gurps_lite_combat import rolls, sheet
@@ -308,3 +309,30 @@ def test_a_disarmed_weapon_is_readied_with_the_ready_maneuver():
                                  if a.available}
     u = g.SYSTEM.act(u.state, at(u, bob), "ready", fight, rolls(), options={"weapon": "Sword"})
     assert options(g.SYSTEM.actions(u.state, at(u, bob)), "defense")["parry:Sword"].available
+
+
+@pytest.mark.parametrize("how", ["knocked down", "totally surprised"])
+def test_a_stunned_fighter_who_chose_no_maneuver_is_refused_an_attack(how):
+    """A stunned fighter may only Do Nothing ("Maneuvers"; stunned by a failed knockdown roll, "Injury", or by a
+    Total Surprise, "Turn Order"): an attack sent with no maneuver chosen (a plain Attack by default) is refused
+    with the reason, its odds too, and it may attack again once the stun is shaken off."""
+    ann = fighter("ann", "red", leader=True)
+    if how == "knocked down":
+        bob = fighter("bob", "blue", HT=10, conditions=["prone", "stunned"])
+        u = g.SYSTEM.begin_fight([ann, bob], rolls(10, 12))
+    else:
+        bob = fighter("bob", "blue", leader=True, surprise="total", IQ=10)
+        u = g.SYSTEM.begin_fight([ann, bob], rolls([2]))
+    u = g.SYSTEM.next_turn(u.state, [ann, bob], rolls())
+    assert u.current == "bob" and not u.state["combatants"]["bob"]["maneuver"]
+    for options_ in ({"settings": NO_VITALS}, {"settings": NO_VITALS, "maneuver": "attack"}):
+        request = AttackRequest(at(u, bob), at(u, ann), "Sword", distance=1, options=options_)
+        with pytest.raises(RuleError, match="Bob is stunned: Do Nothing only"):
+            g.SYSTEM.attack(request, SeededDice(0))
+        with pytest.raises(RuleError, match="Bob is stunned: Do Nothing only"):
+            g.SYSTEM.odds(request)
+    unstunned = Combatant("bob", "Bob", {**bob.sheet, "conditions": ["prone"]}, side="blue",
+                          state={**u.state["combatants"]["bob"], "stunned": False})
+    r = g.SYSTEM.attack(AttackRequest(unstunned, at(u, ann), "Sword", distance=1, options={"settings": NO_VITALS}),
+                        SeededDice(0))
+    assert r.details["attacker"] == "bob" and r.rolls

@@ -220,3 +220,12 @@ def test_on_a_zone_map_two_foes_the_same_way_are_one_move():
     game, ids = atomic.fight(zones, "a", [("Ann", "d"), ("Bob", "d")], foe_sheet={"weapons": [atomic.KNIFE]})
     found = suggestions.reckon(game, ids["Orc"])
     assert [(p["kind"], p["to"]) for p in found["plans"]] == [("approach", "b")]
+
+
+def test_a_stunned_3d6_foe_has_no_plan_and_says_the_rules_words_why():
+    # "Stun": a stunned fighter may only Do Nothing; every maneuver of its turn is refused, and the words say so
+    game, ids = fight("gurps_lite", Board(12, 8), (6, 3), [("Ann", 3, 3)])
+    game.combat["state"]["combatants"][ids["Orc"]]["stunned"] = True  # as a major wound leaves it
+    found = suggestions.reckon(game, ids["Orc"])
+    assert found["plans"] == []
+    assert str(found["none"]) == "the rules leave it no action this turn: Attack: stunned: Do Nothing only"

@@ -247,3 +247,15 @@ def test_actions_say_why_not():
     opts = {o.key: o for o in SYSTEM.actions(joined.state, grappled)}
     assert not opts["move"].available and "grappl" in opts["move"].reason
     assert opts["grapple_strike"].available
+
+
+@pytest.mark.parametrize("down", [{"wounds": 10}, {"dying": True}, {"statuses": [{"name": "Unconscious"}]}])
+def test_a_foe_out_of_the_fight_takes_no_reaction_strike(down):
+    """Reaction Strike: the foe striking must be conscious ("Reaction Strike", "Unconsciousness, Crippling, and
+    Death"): a dead, dying or unconscious foe next to a mover lets it go (#67: a dead foe's strike kept the living
+    from moving past its body)."""
+    a, b = person("a", (0, 0), "pc"), person("b", (1, 0), "npc")
+    u = SYSTEM.begin_fight([a, b], ScriptedDice([9, 1]))
+    fallen = Combatant("b", "B", {**b.sheet, **down}, position=(1, 0), side="npc", state=b.state)
+    moved = SYSTEM.move(u.state, a, [(0, 0), (0, 1), (0, 2)], 2, [a, fallen], None, ScriptedDice([]))
+    assert moved.provokes == [] and "provoked" not in moved.state["combatants"]["a"]

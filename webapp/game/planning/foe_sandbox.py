@@ -38,15 +38,12 @@ def sandbox(game: "Game") -> "Game":
         combat=copy.deepcopy(game.combat), log=[], vision=None)
 
 
-def acted(view: "Game", token_id: str, action: str, options: dict | None = None) -> dict | None:
+def acted(view: "Game", token_id: str, action: str, options: dict | None = None) -> dict:
     """The turn's action ``action`` taken on ``view`` (a copy: :func:`sandbox`) as the GM would send it, judged by
-    the very rule calls the command makes; its step (the command), or None when the rules refuse it."""
+    the very rule calls the command makes; its step (the command). ``Rejected`` where the rules refuse it."""
     step = {"type": "act", "token_id": token_id, "action": action, "options": dict(options or {})}
-    try:
-        for event in combat_decide(view, Act(**step), GM, SeededDice(0)):
-            combat_evolve(view, event, quiet)
-    except Rejected:
-        return None
+    for event in combat_decide(view, Act(**step), GM, SeededDice(0)):
+        combat_evolve(view, event, quiet)
     return step
 
 

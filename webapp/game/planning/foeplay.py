@@ -160,7 +160,9 @@ def next_step(game: "Game") -> tuple[str, Any]:
     - ``("answer", None)``: wait for a defense, a Soak roll, a player's reroll offer, a roll made at the table;
     - ``("shot", due)``: roll an attack the fight owes a foe now (``combat.due``: phase/TN's shots that came due
       at a phase's end, a free attack a move gave), ``due`` as the fight lists it;
-    - ``("player", None)``: wait for a player's token's turn, or for a player's shot before the phase resolves;
+    - ``("player", None)``: wait for a player's token's turn, or for a player's shot owed: it is fired before the
+      phase resolves and before a foe declares in the next (phase/TN's *Combat Sequence*, "Initiative and Actions":
+      what ends a phase resolves before the next phase's declarations);
     - ``("resolve", None)``: nobody's turn, nothing owed (phase/TN: the declarations are done): Next turn, as the
       GM would press it, moves the fight on (resolves the phase, opens the next);
     - ``("turn", token_id)``: the foe whose turn it is plays it."""
@@ -170,12 +172,14 @@ def next_step(game: "Game") -> tuple[str, Any]:
     if offer and not is_foe(game.tokens.get(offer.get("attacker", ""))):
         return "answer", None
     fight = game.combat or {}
-    due = [a for a in fight.get("due") or [] if a.get("attacker") in game.tokens and a.get("target") in game.tokens]
+    due = owed(game)
     for attack in due:
         if is_foe(game.tokens[attack["attacker"]]):
             return "shot", attack
-    if not fight.get("current"):  # the round waits for the GM: a player's shot first (Next turn would drop it)
-        return ("player", None) if due else ("resolve", None)
+    if due:  # a player's shot first: before the round moves on (Next turn would drop it), and before a foe declares
+        return "player", None  # (phase/TN, "Initiative and Actions": a phase's shots resolve before the next's declarations)
+    if not fight.get("current"):  # the round waits for the GM
+        return "resolve", None
     current = game.tokens.get(fight["current"])
     if current is None or not is_foe(current):
         return "player", None
@@ -244,9 +248,24 @@ def missing(game: "Game") -> str | None:
     return "map"
 
 
+def owed(game: "Game") -> list[dict]:
+    """The attacks the fight owes now (``combat.due``: phase/TN's shots that came due at a phase's end, a free attack
+    a move gave), of tokens still on the map at tokens still on it."""
+    return [a for a in (game.combat or {}).get("due") or []
+            if a.get("attacker") in game.tokens and a.get("target") in game.tokens]
+
+
 def over(game: "Game") -> bool:
-    """The fight has ended, or one side alone still stands (the last foe or the last hero down)."""
-    return not game.combat or fighting.no_foe_standing(game)
+    """The fight has ended, or one side alone still stands (the last foe or the last hero down) and no shot is owed:
+    phase/TN's shots of one length are simultaneous, so a shooter a shot of the same volley put down still fires its
+    own (*Combat Sequence*, "Initiative and Actions"): the runner rolls a foe's, and waits for a player's, first.
+    A volley that put the last of both sides down ends it too."""
+    if not game.combat:
+        return True
+    if owed(game):
+        return False
+    standing = [t for i in game.combat.get("order", []) if (t := game.tokens.get(i)) and fighting.stands(game, t)]
+    return fighting.no_foe_standing(game) or not standing
 
 
 #: around every command: a runner's step judged while it plays and on a fresh plan, the GM's hand turning it off; its

@@ -419,7 +419,7 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
     geo = _Geometry(game, system)
     geo.side(game, token, foes, system, settings)
     careful = tactic == "careful"
-    found: list[dict] = []
+    found, refused = [], []  # the plans; the rules' words refusing a way's action (stunned 3d6: Do Nothing only, #67)
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     closing: list[tuple] = []  # the ways that move alone, kept for closing in should no attack reach (#67)
     for way in ways:
@@ -429,7 +429,10 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
         view = _sandbox(game)
         steps: list[dict] = []
         if way["action"]:
-            if (step := _acted(view, token.id, way["action"], way["action_options"])) is None:
+            try:
+                step = _acted(view, token.id, way["action"], way["action_options"])
+            except Rejected as exc:
+                refused.append(exc.args[0] if exc.args else str(exc))
                 continue
             steps.append(step)
         me = view.tokens[token.id]
@@ -476,7 +479,8 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
     plans = _best(morale.said(found, low), tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
-        out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, paths)
+        out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, paths, refused,
+                                                        len(ways))
     return out
 
 
@@ -633,7 +637,10 @@ def _beside_cover(board, cell: tuple[int, int]) -> bool:
 def _then(moved: "Game", me: "Token", action: str) -> dict | None:
     """The step of the action a way takes after its move, judged by the rules on a copy of ``moved``; None when
     they refuse it."""
-    return _acted(_sandbox(moved), me.id, action)
+    try:
+        return _acted(_sandbox(moved), me.id, action)
+    except Rejected:
+        return None
 
 
 def _best(found: list[dict], tactic: str, withdraw: bool, grid=None) -> list[dict]:

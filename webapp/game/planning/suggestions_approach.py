@@ -98,11 +98,15 @@ def crow(a: tuple[int, int], b: tuple[int, int], grid=None) -> float:
 
 
 def why_none(game: "Game", token: "Token", system, foes: list["Token"], tactic: str, withdraw: bool,
-              paths: dict):
-    """Why a foe has no plan at all, in words (#67): no foe of its stands, nowhere to withdraw to, held by its post,
-    no way leads to any of its foes, or the rules leave it no move closer."""
+              paths: dict, refused: list | None = None, ways: int = 0):
+    """Why a foe has no plan at all, in words (#67): no foe of its stands, the rules refuse every one of the ``ways``
+    of its turn (``refused``: their words refusing each way's action; the first said, a stunned 3d6 foe's "Do
+    Nothing only"), nowhere to withdraw to, held by its post, no way leads to any of its foes, or the rules leave it
+    no move closer."""
     if not foes:
         return say("no foe of its still stands in the fight")
+    if refused and len(refused) == ways:
+        return say("the rules leave it no action this turn: {why}", why=refused[0])
     if withdraw:
         return say("cowardly and hurt: nowhere to withdraw to")
     if game.zones is not None:
