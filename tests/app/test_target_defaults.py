@@ -82,6 +82,7 @@ def test_first_foe_is_never_the_token_itself_nor_an_ally_while_a_foe_is_listed()
     class T:
         def __init__(self, id, kind, x, y):
             self.id, self.kind, self.x, self.y, self.name, self.sheet = id, kind, x, y, id, {}
+            self.yielded = False  # none has yielded (#67: a foe that surrendered does not stand)
 
     class G:  # a foe stands by its system's rules too (fighting.stands): none is down here
         combat = {"order": ["a", "b", "far"]}

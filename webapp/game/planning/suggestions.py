@@ -161,6 +161,7 @@ def frozen(game: "Game") -> "Game":
         board=game.board.snapshot(), settings=copied(game.settings),
         tactics=copied(game.tactics), zones=copy.deepcopy(game.zones), waits=copy.deepcopy(game.waits),
         pending_reroll=copy.deepcopy(game.pending_reroll), dice=copied(game.dice), foe_play=copied(game.foe_play),
+        morale=copied(game.morale),
         templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set(), removed={},
         removed_unseen={}, seat_requests={}, undone=[], screen_view=copied(game.screen_view))
 
