@@ -111,7 +111,7 @@ class Connection:
     webapp/live/server/keyless.py sets it), when it came, the files it holds (a websocket: two), and for a websocket
     whether it is keyless (not yet connected to a game with a key)."""
 
-    __slots__ = ("server", "sock", "address", "opened", "files", "websocket", "keyless", "shed")
+    __slots__ = ("server", "sock", "address", "opened", "files", "websocket", "keyless", "shed", "accepted")
 
     def __init__(self, server: "TableServer", sock, address) -> None:
         self.server = server
@@ -122,6 +122,7 @@ class Connection:
         self.websocket = False
         self.keyless = False  # set while a websocket's engine.io session has not connected to a game
         self.shed = False
+        self.accepted = False  # its websocket was answered 101 (seams.limit_websocket_messages): no HTTP answer after
 
     def shut(self) -> None:
         """End this connection now: shut down, its readers (simple-websocket's on the duplicate too) see the end
@@ -190,7 +191,7 @@ class TableHandler(WSGIHandler):
 
     def get_environ(self):
         env = super().get_environ()
-        env["tacmap.connection"] = self.server.connections.get(self.socket)  # keyless.py marks and sheds through it
+        env[seams.WEBSOCKET_CONNECTION] = self.server.connections.get(self.socket)  # keyless.py marks and sheds through it
         if env.get("wsgi.input") is self.wsgi_input:  # a request that may have a body (not a websocket upgrade)
             self.wsgi_input = env["wsgi.input"] = DeadlineInput.around(
                 self.wsgi_input, deadline=time.monotonic() + self.server.body_timeout)
@@ -224,6 +225,16 @@ class TableHandler(WSGIHandler):
             self.close_connection = True
         if seams.upgrade_requested(self):  # a websocket ended: its bytes are not a next request
             self.close_connection = True
+
+    def process_result(self):
+        conn = self.environ.get(seams.WEBSOCKET_CONNECTION)
+        if conn is not None and conn.accepted:
+            # the websocket ended: engine.io's answer after it (an upgraded long-poll session's empty "200 OK") is no
+            # HTTP answer, its bytes would follow the close frame and the browser read them as a frame ("Invalid
+            # frame header", #70); the connection closes (_run_application)
+            self.close_connection = True
+            return
+        super().process_result()
 
     def log_request(self) -> None:
         if self.server.log_requests:
