@@ -118,14 +118,7 @@ class WebsocketMessageLimit(Seam):
     message, after buffering it: a never-ending fragmented or inflating message would grow without bound).
     And its ``thread_class`` (``reading``): its reader (``Base._thread``) reads through live/keyless.py's wrapper
     (it never blocks while a client sends, #57). Tested: python-engineio 4.15.1, simple-websocket 1.1.0. Upstream
-    change that lets it go: engine.io passing ``max_http_buffer_size`` (or ``websocket_options``) on. No fallback.
-
-    The same subclass marks the request's connection (``WEBSOCKET_CONNECTION``) once simple-websocket has answered 101
-    (its ``Server``, kept as ``ws``, is made by the handshake): engine.io answers the end of a websocket upgraded
-    from a long-poll session as a long-poll, an empty "200 OK" (``Server.handle_request`` takes the websocket
-    handler's ``[]`` for a packet list), which gevent would write into the websocket after its close frame, where
-    the browser reads it as a frame ("Invalid frame header", #70); webapp/live/server/serving.py writes nothing
-    after a websocket. Upstream change that lets that go: engine.io not answering an upgraded request."""
+    change that lets it go: engine.io passing ``max_http_buffer_size`` (or ``websocket_options``) on. No fallback."""
 
     name = "websocket_message_limit"
     libraries = ("python-engineio", "simple-websocket")
@@ -140,7 +133,7 @@ class WebsocketMessageLimit(Seam):
         wsgi = _attr(_websocket_wsgi, "SimpleWebSocketWSGI")
         _params(wsgi.__init__, "handler", "server", var_keyword=True)
         _uses(wsgi.__init__, "server_args")
-        _uses(wsgi.__call__, "server_args", "ws")
+        _uses(wsgi.__call__, "server_args")
         _params(simple_websocket.Server.__init__, "environ", keywords=("max_message_size", "thread_class"))
         _uses(simple_websocket.ws.Base._thread, "sock", "recv")  # the reader given to thread_class, read through
         from engineio.async_drivers import gevent as driver  # what tacmap serve uses
@@ -149,12 +142,6 @@ class WebsocketMessageLimit(Seam):
         base = table.get("websocket") if isinstance(table, dict) else None
         if not (isinstance(base, type) and issubclass(base, wsgi)):
             raise Missing("engine.io's gevent websocket is not simple-websocket's (is gevent-websocket installed?)")
-
-
-#: the request's connection in its environ (webapp/live/server/serving.py's ``Connection``, kept through the copies
-#: of the environ the layers above make): ``limit_websocket_messages`` marks it ``accepted`` once simple-websocket
-#: answered 101, and whatever the application answers after that is not HTTP's to write
-WEBSOCKET_CONNECTION = "tacmap.connection"
 
 
 def limit_websocket_messages(eio, max_message: int, reading: Callable | None = None) -> None:
@@ -179,14 +166,6 @@ def limit_websocket_messages(eio, max_message: int, reading: Callable | None = N
             self.server_args["max_message_size"] = max_message
             if reading is not None and self.server_args.get("thread_class") is not None:
                 self.server_args["thread_class"] = reading(self.server_args["thread_class"])
-
-        def __call__(self, environ, start_response):
-            try:
-                return super().__call__(environ, start_response)
-            finally:
-                conn = environ.get(WEBSOCKET_CONNECTION)
-                if conn is not None and getattr(self, "ws", None) is not None:  # the 101 went out
-                    conn.accepted = True
 
     eio._async = dict(table, websocket=LimitedWebSocket)  # this server's copy: the driver's table is module-wide
 

@@ -122,7 +122,7 @@ class Connection:
         self.websocket = False
         self.keyless = False  # set while a websocket's engine.io session has not connected to a game
         self.shed = False
-        self.accepted = False  # its websocket was answered 101 (seams.limit_websocket_messages): no HTTP answer after
+        self.accepted = False  # its websocket was answered 101 (keyless.PacedReads marks it): no HTTP answer after
 
     def shut(self) -> None:
         """End this connection now: shut down, its readers (simple-websocket's on the duplicate too) see the end
@@ -191,7 +191,7 @@ class TableHandler(WSGIHandler):
 
     def get_environ(self):
         env = super().get_environ()
-        env[seams.WEBSOCKET_CONNECTION] = self.server.connections.get(self.socket)  # keyless.py marks and sheds through it
+        env["tacmap.connection"] = self.server.connections.get(self.socket)  # keyless.py marks and sheds through it
         if env.get("wsgi.input") is self.wsgi_input:  # a request that may have a body (not a websocket upgrade)
             self.wsgi_input = env["wsgi.input"] = DeadlineInput.around(
                 self.wsgi_input, deadline=time.monotonic() + self.server.body_timeout)
@@ -227,11 +227,13 @@ class TableHandler(WSGIHandler):
             self.close_connection = True
 
     def process_result(self):
-        conn = self.environ.get(seams.WEBSOCKET_CONNECTION)
+        conn = self.environ.get("tacmap.connection")
         if conn is not None and conn.accepted:
-            # the websocket ended: engine.io's answer after it (an upgraded long-poll session's empty "200 OK") is no
-            # HTTP answer, its bytes would follow the close frame and the browser read them as a frame ("Invalid
-            # frame header", #70); the connection closes (_run_application)
+            # the websocket ended: engine.io's answer after it is no HTTP answer. It answers the end of a websocket
+            # upgraded from a long-poll session as a long-poll, an empty "200 OK" (``Server.handle_request`` takes the
+            # websocket handler's ``[]`` for a packet list: python-engineio 4.15.1), whose bytes would follow the close
+            # frame, read by the browser as a frame ("Invalid frame header", #70); the connection closes
+            # (_run_application)
             self.close_connection = True
             return
         super().process_result()
