@@ -379,3 +379,96 @@ def test_a_request_with_both_content_length_and_chunked_is_refused_and_its_conne
     assert got.startswith(b"HTTP/1.1 400"), got
     assert got.count(b"HTTP/1.1 ") == 1, got  # one answer: the tail was not taken for a request
     assert b"<still open>" not in got
+
+
+def frames(data: bytes) -> list[tuple[int, bytes]]:
+    """The websocket frames a server sent (opcode, payload), unmasked and uncompressed as no extension was asked;
+    an AssertionError at bytes that are not a frame (what Chromium calls an "Invalid frame header")."""
+    out, i = [], 0
+    while i < len(data):
+        head, size = data[i], data[i + 1]
+        assert head & 0x70 == 0 and head & 0x0F in (0, 1, 2, 8, 9, 10) and not size & 0x80, (
+            f"not a frame at byte {i}: {data[i:i + 120]!r}")
+        size, i = size & 0x7F, i + 2
+        if size == 126:
+            size, i = int.from_bytes(data[i:i + 2], "big"), i + 2
+        elif size == 127:
+            size, i = int.from_bytes(data[i:i + 8], "big"), i + 8
+        out.append((head & 0x0F, data[i:i + size]))
+        i += size
+    return out
+
+
+def masked(opcode: int, payload: bytes) -> bytes:
+    """A client's frame (masked, as a browser sends it)."""
+    mask = os.urandom(4)
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_websocket_upgraded_from_a_long_poll_ends_with_its_close_frame_and_nothing_after(tmp_path):
+    """A browser's Socket.IO opens its session by long-poll, then upgrades it to a websocket; when the page closes it
+    (a player taken out of the game, a seat moved: the page's socket.disconnect()), the server's last bytes are its
+    close frame. engine.io answers the upgraded request as a long-poll once the websocket ends, an empty "200 OK",
+    which the server wrote after the close frame: Chromium read it as a frame, "Invalid frame header" (#70)."""
+    port = free_port()
+    server = subprocess.Popen([TACMAP, "serve", "--host", "127.0.0.1", "--port", str(port), "--no-demo",
+                               "--data-dir", str(tmp_path / "data")], cwd=REPO, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.STDOUT)
+    try:
+        upgraded_websocket_ends(f"http://127.0.0.1:{port}", port)
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+def upgraded_websocket_ends(url: str, port: int) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            status, game = api_call(url, "POST", "/api/games", {"name": "Upgrade", "system": "plain_grid"})
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+    assert status == 201, game
+    polling = f"{url}/socket.io/?EIO=4&transport=polling"
+    with urllib.request.urlopen(polling, timeout=5) as r:
+        sid = json.loads(r.read().decode()[1:])["sid"]
+    connect = urllib.request.Request(f"{polling}&sid={sid}", method="POST", data=(
+        "40" + json.dumps({"game": game["id"], "token": game["gm_token"]})).encode())
+    assert urllib.request.urlopen(connect, timeout=5).status == 200
+    with urllib.request.urlopen(f"{polling}&sid={sid}", timeout=5) as r:
+        assert r.read().decode().startswith("40{")  # connected to the game with its key
+
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket&sid={sid} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                  "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+    received = b""
+    while b"\r\n\r\n" not in received:  # the 101 first, as a browser waits for it
+        chunk = sock.recv(65536)
+        assert chunk, received
+        received += chunk
+    head, _, rest = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101 "), head
+    sock.sendall(masked(1, b"2probe"))
+    while b"3probe" not in rest:
+        chunk = sock.recv(65536)
+        assert chunk, rest
+        rest += chunk
+    sock.sendall(masked(1, b"5"))  # the upgrade done
+    sock.sendall(masked(1, b"41"))  # the page leaves the game's namespace and closes its websocket
+    sock.sendall(masked(8, (1000).to_bytes(2, "big")))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            break
+        if not chunk:
+            break
+        rest += chunk
+    sock.close()
+    sent = frames(rest)
+    assert sent[-1][0] == 8, sent  # its last bytes: the close frame, nothing after it
+    assert [f for f in sent if f[0] == 8] == [sent[-1]]

@@ -297,15 +297,11 @@ def browser():
 
 #: what Chromium logs when a test takes a page's network away on purpose (``context.set_offline``): the Socket.IO
 #: WebSocket cut under the page, and a request made while offline; for the console_errors marker of such a test.
-#: "Invalid frame header" is also what Chromium says of a WebSocket the server closes (SEAT_MOVED): not understood
-#: yet, perhaps bytes the server writes after the socket's end (#70)
+#: (A WebSocket the server or the page closes logs nothing: the "Invalid frame header" Chromium logged then was the
+#: server's HTTP answer written after the close frame, #70, webapp/live/server/serving.py.)
 OFFLINE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: "
-           r"(Invalid frame header|net::ERR_INTERNET_DISCONNECTED)",
+           r"net::ERR_INTERNET_DISCONNECTED",
            r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
-#: what Chromium logs when the server ends a page's WebSocket itself (the seat taken by another device, the player
-#: removed by the GM): see OFFLINE
-SEAT_MOVED = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: "
-              r"Invalid frame header",)
 
 
 def refused(status: int, path: str) -> str:

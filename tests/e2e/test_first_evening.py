@@ -8,10 +8,7 @@ import re
 import time
 import urllib.request
 
-import pytest
 import segno
-
-from conftest import SEAT_MOVED
 
 
 def _banner(server) -> list[tuple[str, str, str]]:
@@ -63,7 +60,6 @@ def _encodes(svg: str, link: str) -> bool:
     return _qr_modules(svg) == expected
 
 
-@pytest.mark.console_errors(*SEAT_MOVED, why="a new table screen link ends the old screen's socket")
 def test_gm_page_offers_the_table_screen_link_as_a_qr_code(server, game, new_page, shot):
     gm = new_page({"width": 1440, "height": 900})
     gm.goto(game["urls"]["gm"])

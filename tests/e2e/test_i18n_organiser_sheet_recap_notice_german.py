@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from conftest import SEAT_MOVED, save_shot
+from conftest import save_shot
 from test_drag_feedback import drop
 from test_i18n_languages_live import PHONE, setup
 from test_room_german import OVERFLOWING
@@ -64,7 +64,6 @@ def test_the_organiser_page_and_a_table_sheet_in_german_by_the_browsers_language
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.console_errors(*SEAT_MOVED, why="the GM removes the player: the server ends her phone's socket")
 def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     g, players, tokens = setup(server)  # Savage Worlds: Hero (Mira's), Ana (Tomás's), Bandit
     base = f"{server.url}/games/{g['id']}"

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SEAT_MOVED, refused
+from conftest import refused
 from test_live_table import at, drag
 
 HIDDEN = "Zorblax Quintrel"
@@ -155,8 +155,7 @@ def _cell(page, xy):
     return cell_center(page, *xy)
 
 
-@pytest.mark.console_errors(*SEAT_MOVED, refused(401, r"/games/\w+/gm/password"),
-                            why="a wrong GM password is refused; a new screen link or password ends the old pages' sockets")
+@pytest.mark.console_errors(refused(401, r"/games/\w+/gm/password"), why="a wrong GM password is refused")
 def test_the_gm_security_card_password_and_new_screen_link(server, game, new_page, shot):
     gm = new_page()
     gm.goto(game["urls"]["gm"])

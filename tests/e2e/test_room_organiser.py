@@ -14,7 +14,7 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ARTIFACTS, SEAT_MOVED, SHOTS, LiveServer, refused
+from conftest import ARTIFACTS, SHOTS, LiveServer, refused
 from test_live_table import at, drag
 
 
@@ -68,9 +68,9 @@ def join_with_code(phone, url: str, code: str, name: str) -> None:
     expect(phone.locator("#conn.ok")).to_be_visible()
 
 
-@pytest.mark.console_errors(*SEAT_MOVED, refused(403, "/room/sheets"), refused(410, r"/games/\w+/(play|gm|screen)"),
+@pytest.mark.console_errors(refused(403, "/room/sheets"), refused(410, r"/games/\w+/(play|gm|screen)"),
                             refused(410, r"/join\?code=\w+"),
-                            why="the sheets refused before the room's login; a table closed: its pages gone (410), their sockets ended")
+                            why="the sheets refused before the room's login; a table closed: its pages gone (410)")
 def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     server = room_server
     status, tpl = server.api("POST", "/api/games", {"name": "Goblin ambush", "system": "plain_grid"})

@@ -14,14 +14,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SEAT_MOVED, SERVER_GONE, refused
+from conftest import SERVER_GONE, refused
 from test_room_organiser import join_with_code, open_the_room, setup_link
 from test_scale_out_postgres import cluster  # noqa: F401 (the fixture: a redis-server and a PostgreSQL database)
 
 ROOM = ("--room",)  # each machine's `tacmap serve`, beside its own data folder and the shared --database
 
 
-@pytest.mark.console_errors(*SEAT_MOVED, *SERVER_GONE, refused(409, r"/room/setup\?token=[\w-]+"),
+@pytest.mark.console_errors(*SERVER_GONE, refused(409, r"/room/setup\?token=[\w-]+"),
                             refused(410, r"/games/\w+/(play|gm|screen)"),
                             r"^Failed to load resource: net::ERR_CONNECTION_REFUSED \(http://[^ ]+/room/tables:0\)$",
                             r"^htmx:(sendError|afterRequest), \[object HTMLElement\]",

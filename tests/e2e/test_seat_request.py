@@ -4,12 +4,7 @@ seat only when the GM gives it."""
 
 from __future__ import annotations
 
-import pytest
 
-from conftest import SEAT_MOVED
-
-
-@pytest.mark.console_errors(*SEAT_MOVED, why="the seat moves to another device: the server ends the old page's socket")
 def test_a_seat_asked_for_by_name_waits_for_the_gm_on_the_gm_page(server, game, new_page, shot):
     base = server.url
     gm = new_page()

@@ -90,6 +90,14 @@ class Fight:
         a foe."""
         return self.phones[OWNERS[name]] if name in OWNERS else self.gm
 
+    def press(self, page, target) -> None:
+        """Press ``target`` on ``page`` as its user does: a finger's tap on a phone (a touch context at the LAN name,
+        #70), the mouse on the GM's page."""
+        if page is self.gm:
+            target.click()
+        else:
+            target.tap()
+
     def log_since(self, s: dict, seq: int) -> list[str]:
         return [e["text"] for e in s["log"] if e["seq"] > seq]
 
@@ -172,7 +180,7 @@ class Fight:
         faces = plan.faces if plan else default_faces(dice, pending["purpose"])
         self.tap(page, pad, dice, faces, plan.offline_after if plan else None)
         expect(pad.locator("[data-roll-faces]")).to_have_value(" ".join(map(str, faces)))
-        pad.locator("[data-roll-done]").click()
+        self.press(page, pad.locator("[data-roll-done]"))
         self.gone("pending_roll", pending)
 
     def tap(self, page, pad, dice: list[dict], faces: list[int], offline_after: int | None) -> None:
@@ -182,7 +190,7 @@ class Fight:
             if offline_after is not None and i == offline_after:
                 page.context.set_offline(True)
             die = dice[at]
-            pad.locator(".roll-faces button", has_text=re.compile(rf"^{face}$")).first.click()
+            self.press(page, pad.locator(".roll-faces button", has_text=re.compile(rf"^{face}$")).first)
             if die["again"] is not None and face >= die["again"]:
                 expect(pad.locator(".roll-ask")).to_contain_text(f"Ace! Roll the d{die['sides']} again")
                 if page is not self.gm and "ace" not in self.shots_taken:
@@ -200,7 +208,7 @@ class Fight:
     def defend(self, pending: dict) -> None:
         """The defender's device picks its first defense (the roll comes next, on the same device)."""
         page = self.page_of(self.names[pending["target_id"]])
-        page.locator(f"#defense-prompt.asking[data-attack='{pending['id']}'] button[data-defense]").first.click()
+        self.press(page, page.locator(f"#defense-prompt.asking[data-attack='{pending['id']}'] button[data-defense]").first)
         self.gone("pending_defense", pending)
 
     def soak(self, offer: dict, act: Act | None) -> None:
@@ -211,14 +219,14 @@ class Fight:
         prompt = page.locator("#soak-prompt.asking")
         expect(prompt).to_contain_text(f"{name}: soak?")
         before = self.state()["pending_soak"]
-        prompt.locator(f"button[data-soak={'yes' if take else 'no'}]").first.click()
+        self.press(page, prompt.locator(f"button[data-soak={'yes' if take else 'no'}]").first)
         if take:
             act.soak = False  # one Soak roll a plan
         self.gone("pending_soak", before)
 
     def keep_roll(self, offer: dict) -> None:
         page = self.page_of(offer["attacker"])
-        page.locator("#reroll-prompt.asking button[data-reroll=no]").click()
+        self.press(page, page.locator("#reroll-prompt.asking button[data-reroll=no]"))
         self.gone("pending_reroll", offer)
 
     # --- turns ---------------------------------------------------------------------
@@ -241,7 +249,7 @@ class Fight:
                 [self.ids[name], self.weapon])
             assert index >= 0, f"{name} has no {self.weapon}"
             form.locator("select[name=weapon]").select_option(index=index)
-            form.locator("button[data-attack=attack]").click()
+            form.locator("button[data-attack=attack]").tap()
             if name == "Ben":  # the app rolls for Tomás: his phone never asks while his attack is made
                 expect(phone.locator("#roll-prompt.asking")).to_have_count(0)
         else:
@@ -272,7 +280,7 @@ class Fight:
         s = self.state()
         key = (s["combat"]["round"], s["combat"]["current"])
         if name in OWNERS:
-            self.phones[OWNERS[name]].locator("#turn-bar button", has_text="End my turn").click()
+            self.phones[OWNERS[name]].locator("#turn-bar button", has_text="End my turn").tap()
         else:
             self.gm.locator("#combat button", has_text="Next turn").click()
         self.settle(lambda st: (st["combat"]["round"], st["combat"]["current"]) != key)
@@ -312,8 +320,9 @@ class Fight:
         form.locator("button[type=submit]").click()
         expect(self.gm.locator("#log")).to_contain_text("The table rolls its own dice")
         tomas = self.phones["Tomás"].locator("form[data-command=set_dice]")
-        tomas.locator("input[name=app_rolls]").check()
-        tomas.locator("button[type=submit]").click()
+        tomas.locator("input[name=app_rolls]").tap()
+        expect(tomas.locator("input[name=app_rolls]")).to_be_checked()
+        tomas.locator("button[type=submit]").tap()
         for page in (self.gm, *self.phones.values()):
             expect(page.locator("#log")).to_contain_text("Who the app rolls for: Tomás")
         assert self.state()["dice"]["app_rolls_for"] == [self.players["Tomás"]["player_id"]]

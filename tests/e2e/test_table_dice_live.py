@@ -17,8 +17,12 @@ from tests.helpers import live_command as command
 
 
 def tap(page, faces):
+    """The faces pressed on the page's pad: tapped with a finger on a phone (a touch context, #70), clicked on the
+    GM's page."""
+    touch = page.evaluate("navigator.maxTouchPoints") > 0
     for f in faces:
-        page.locator("#roll-prompt .roll-faces button", has_text=re.compile(rf"^{f}$")).first.click()
+        face = page.locator("#roll-prompt .roll-faces button", has_text=re.compile(rf"^{f}$")).first
+        face.tap() if touch else face.click()
 
 
 def a_duel_on_every_screen(server, new_page, name: str):
@@ -46,7 +50,7 @@ def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded
     expect(phone.locator("form[data-command=set_dice] input[name=app_rolls]")).to_be_attached()
 
     command(server, game, {"type": "attack", "attacker": brute, "target": ann, "weapon": "Broadsword"})
-    phone.locator("#defense-prompt.asking button[data-defense]").first.click()
+    phone.locator("#defense-prompt.asking button[data-defense]").first.tap()
 
     # the foe's attack roll: the GM's pad; the phone and the TV see who rolls
     pad = gm.locator("#roll-prompt.asking")
@@ -92,7 +96,7 @@ def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded
         mine.locator(".roll-faces button", has_text=re.compile(rf"^{face}$")).first.tap()
     expect(mine.locator("[data-roll-faces]")).to_have_value("6 6 6")
     expect(mine.locator("[data-roll-refused]")).to_be_hidden()
-    mine.locator("[data-roll-done]").click()
+    mine.locator("[data-roll-done]").tap()
 
     # the damage: the GM's again; the GM lets the app roll it
     expect(gm.locator("#roll-prompt.asking")).to_contain_text("damage")
@@ -145,7 +149,7 @@ def test_a_savage_worlds_attack_from_a_phone_with_an_ace_and_the_link_dropped_mi
     # the Wild Die next, on the same pad: the same roll
     expect(pad.locator(".roll-ask")).to_contain_text("Die 2 of 2: the d6")
     tap(phone, [1])
-    pad.locator("[data-roll-done]").click()
+    pad.locator("[data-roll-done]").tap()
     # the attack hit (the trait die showed more than a Goblin's Parry): the damage (and a raise's bonus die) are
     # Mira's to roll; the app rolls them for her
     expect(phone.locator("#roll-prompt.asking")).to_contain_text("damage")
@@ -153,7 +157,7 @@ def test_a_savage_worlds_attack_from_a_phone_with_an_ace_and_the_link_dropped_mi
         if state(server, game)["pending_roll"] is None:
             break
         asked = state(server, game)["pending_roll"]["id"]
-        phone.locator(f"#roll-prompt[data-roll='{asked}'] [data-roll-app]").click()
+        phone.locator(f"#roll-prompt[data-roll='{asked}'] [data-roll-app]").tap()
         for _ in range(50):
             now = state(server, game)["pending_roll"]
             if now is None or now["id"] != asked:

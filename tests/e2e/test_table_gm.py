@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SEAT_MOVED, SERVER_GONE, refused
+from conftest import SERVER_GONE, refused
 from test_live_table import at, cell_center, drag  # the same pointer helpers as the first live-table tests
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -123,7 +123,6 @@ def test_a_half_typed_form_survives_a_player_joining_and_a_token_move(server, ne
     shot(gm, "table-gm-typing")
 
 
-@pytest.mark.console_errors(*SEAT_MOVED, why="the seat moves to a private tab: the server ends the old page's socket")
 def test_a_returning_device_continues_as_the_same_player(server, new_page, shot):
     gm = open_demo_as_gm(server, new_page)
     code = gm.locator("#join-toggle .join-code").inner_text()

@@ -83,6 +83,8 @@ class PacedReads:
         self.websocket = websocket
         self.conn = getattr(websocket, "environ", {}).get("tacmap.connection")  # webapp/live/server/serving.py's
         self.read = 0
+        if self.conn is not None:  # made once the handshake's 101 went out: no HTTP answer after it (serving.py)
+            self.conn.accepted = True
 
     def recv(self, size: int) -> bytes:
         websocket = self.websocket

@@ -111,7 +111,7 @@ class Connection:
     webapp/live/server/keyless.py sets it), when it came, the files it holds (a websocket: two), and for a websocket
     whether it is keyless (not yet connected to a game with a key)."""
 
-    __slots__ = ("server", "sock", "address", "opened", "files", "websocket", "keyless", "shed")
+    __slots__ = ("server", "sock", "address", "opened", "files", "websocket", "keyless", "shed", "accepted")
 
     def __init__(self, server: "TableServer", sock, address) -> None:
         self.server = server
@@ -122,6 +122,7 @@ class Connection:
         self.websocket = False
         self.keyless = False  # set while a websocket's engine.io session has not connected to a game
         self.shed = False
+        self.accepted = False  # its websocket was answered 101 (keyless.PacedReads marks it): no HTTP answer after
 
     def shut(self) -> None:
         """End this connection now: shut down, its readers (simple-websocket's on the duplicate too) see the end
@@ -224,6 +225,18 @@ class TableHandler(WSGIHandler):
             self.close_connection = True
         if seams.upgrade_requested(self):  # a websocket ended: its bytes are not a next request
             self.close_connection = True
+
+    def process_result(self):
+        conn = self.environ.get("tacmap.connection")
+        if conn is not None and conn.accepted:
+            # the websocket ended: engine.io's answer after it is no HTTP answer. It answers the end of a websocket
+            # upgraded from a long-poll session as a long-poll, an empty "200 OK" (``Server.handle_request`` takes the
+            # websocket handler's ``[]`` for a packet list: python-engineio 4.15.1), whose bytes would follow the close
+            # frame, read by the browser as a frame ("Invalid frame header", #70); the connection closes
+            # (_run_application)
+            self.close_connection = True
+            return
+        super().process_result()
 
     def log_request(self) -> None:
         if self.server.log_requests:
