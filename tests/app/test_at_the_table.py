@@ -345,6 +345,10 @@ def test_every_help_page_says_what_the_app_does_today(client, system_id):
     if system_id != "plain_grid":
         assert "exact odds of each outcome" in status and "sheet page" in status
     assert "not in the app yet" not in page.lower() and "to come" not in page
+    # what the foes' planner weighs, every foe and this system's own (#67)
+    planned = getattr(rules.get(system_id), "planner", None) is not None
+    assert ("What every foe weighs" in status) == planned
+    assert ("What the foes weigh in" in status) == planned, system_id
 
 
 def test_a_savage_worlds_sheet_is_titled_with_the_tokens_name(client):
