@@ -341,15 +341,15 @@ class WebsocketUpgrade(Seam):
         from gevent.pywsgi import WSGIHandler
 
         _params(_attr(WSGIHandler, "_connection_upgrade_requested"))
+        _uses(WSGIHandler.run_application, "process_result")  # TableHandler's, skipped after a websocket's 101 (#70)
 
 
 def upgrade_requested(handler) -> bool:
     """Whether gevent handler ``handler``'s request asked for an upgrade (``WebsocketUpgrade``)."""
     if WEBSOCKET_UPGRADE.ok:
         return handler._connection_upgrade_requested()
-    headers = handler.headers
-    return (headers.get("Connection", "").lower() == "upgrade"
-            or headers.get("Upgrade", "").lower() == "websocket")
+    return (handler.headers.get("Connection", "").lower() == "upgrade"
+            or handler.headers.get("Upgrade", "").lower() == "websocket")
 
 
 # --- Jinja2, Flask-Babel, Babel: the languages ----------------------------------------------------------------
