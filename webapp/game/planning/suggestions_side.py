@@ -17,7 +17,8 @@ A move into an ally's line of fire (#67): the rules' line of fire and cover (``r
 blocking squares and cover pieces, never tokens, and none of the five rule documents makes a body in the way block a
 shot or give cover. What two of them say of a fighter beside an ally's target is weighed (:func:`in_the_way`): each
 ally with a ranged weapon (its side, standing, in the fight; the first ``MOST_ALLIES``) shoots, this round or its
-next, the hero its best ranged attack from where it stands is worth the most against (the rules' exact odds and the
+next, the hero its best plan shoots from its plan's square (an ally acting before it, its plan reckoned as above),
+else the hero its best ranged attack from where it stands is worth the most against (the rules' exact odds and the
 system's ``attack_effect``); a plan that ends beside that hero is worth what the system's ``in_the_way`` says the ally
 loses there, in the plan's own unit: Tesseris' "Firing into Melee" (the drop in the shot's expected Wounds from the
 -2, and the chance the miss it causes strays to this foe times what a hit of the ally's does to it), Savage Worlds'
@@ -33,9 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from rules.text import say
-
 from rules.system import RuleError, RuleNotImplemented
+from rules.text import say
 
 from ..bridge.fighting import combatant, stands
 from ..core.model import GM, Rejected
