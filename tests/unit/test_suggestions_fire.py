@@ -42,12 +42,13 @@ def _board_and_squares(shot: str):
     return board, {"Orc": (6, 6), "Gob": (16, flip(4))}
 
 
-def _fight(system: str, shot: str):
+def _fight(system: str, shot: str, turn: str = "Orc"):
+    """The fight on to ``turn``'s turn (the Orc's own: the Gob shoots after it, from where it stands)."""
     board, foes = _board_and_squares(shot)
     archer = {"weapons": {BOW[system]: rules.get(system).default_sheet()["weapons"][BOW[system]]}}
     game, ids = _two_foes(system, board, foes, {"Ann": (9, 4), "Bob": (9, 8)},
                           foe_sheets={"Orc": _melee(system), "Gob": archer})
-    _on_to(game, ids, "Orc")  # its own turn: the Gob shoots after it, from where it stands
+    _on_to(game, ids, turn)
     return game, ids
 
 
@@ -124,6 +125,22 @@ def test_a_melee_foe_strikes_the_hero_its_ally_does_not_shoot_at(system, shot):
     suggestions_side.in_the_way(game, orc, [plan], heroes, rules.get(system))
     loss = _tesseris_loss(game, ids, cell, shot) if system == "tesseris_ads" else _savage_loss()
     assert loss > 0 and -plan["_score"] == pytest.approx(loss, rel=1e-9)
+
+
+@pytest.mark.parametrize("system", ("tesseris_ads", "savage_worlds"))
+def test_asked_before_its_turn_the_foe_weighs_the_melee_its_ally_plans_to_shoot_into(system):
+    """The Gob acts first: the hero its best plan shoots at (from the square it moves to) is the one whose melee costs
+    it, whichever hero the Gob could shoot from where it stands now."""
+    game, ids = _fight(system, "Ann", turn="Gob")
+    lead = suggestions.reckon(game, ids["Gob"])["plans"][0]
+    assert lead["kind"] == "attack" and lead["weapon"] == BOW[system]
+    shot = next(n for n in ("Ann", "Bob") if ids[n] == lead["target"])
+    other = "Bob" if shot == "Ann" else "Ann"
+    plans = suggestions.reckon(game, ids["Orc"])["plans"]
+    assert plans[0]["target"] == ids[other], str(plans[0]["summary"])
+    at_shot = [p for p in plans if p["target"] == ids[shot]]
+    assert at_shot and "Gob's miss may hit it" in str(at_shot[0]["why"])
+    assert all("Gob's miss" not in str(p["why"]) for p in plans if p["target"] == ids[other])
 
 
 def _shot(wild: bool, shotgun: bool, modifier: int) -> dict:
