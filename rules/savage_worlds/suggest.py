@@ -10,11 +10,15 @@ from __future__ import annotations
 import copy
 
 from ..system import AttackRequest, Combatant
-from .attack import gang_up_bonus
+from .. import odds as _dice
+from .attack import effective_toughness, gang_up_bonus, plan_of, target_toughness
+from .checks import parse_die
+from .health import TargetState, active
+from .movement import adjacent
 from ..text import say
 from .data import MAX_WOUNDS, STAND_COST, merged_settings
 from .sheet import derived_values
-from .odds import BROKEN, SHAKEN, _incapacitated, _wound_label
+from .odds import BROKEN, SHAKEN, _damage, _incapacitated, _wound_label
 from .turns import _TURN_FRESH, _fresh_state
 
 #: what a Shaken-only outcome is worth beside a Wound: it costs the target its next action or a Benny,
@@ -120,3 +124,54 @@ def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> d
 def wounded(sheet: dict) -> bool:
     """Hurt: a Wound or more, or Shaken ("Damage Resolution")."""
     return int(sheet.get("wounds", 0) or 0) > 0 or bool(sheet.get("shaken"))
+
+
+def in_the_way(shot: AttackRequest, at_me: AttackRequest | None, me: str, ally: str) -> tuple[float, list]:
+    """What the foe ``me`` standing where ``shot`` finds it (beside its target) costs its side (#67: the foes as a
+    side), by "Random Targets": ``shot`` is its ally's (named ``ally``) Shooting or Athletics roll at that target; a
+    miss whose die shows 1 (1 or 2 with RoF over 1 or a shotgun; a Wild Card's single shot: only a critical failure,
+    its trait die and Wild Die both 1) hits a token beside the target at random, its damage rolled without a raise.
+    The cost, in the wounds :func:`attack_effect` counts: the exact chance of such a hit (the dice's faces, the Wild
+    Die's acing distribution), shared among the tokens beside the target, times the damage's expected worth against
+    ``me`` (its Toughness less the shot's AP, its Shaken and wounds: ``TargetState.take`` on each total). Only a
+    shot of RoF 1 is weighed; ``at_me`` is not read (the random target's damage is the shot's own). The words."""
+    plan = plan_of(shot)
+    if plan["kind"] == "melee" or plan["toughness"]["object"] or int(plan["rof"]) != 1:
+        return 0.0, []
+    t = shot.target
+    beside = [o for o in shot.others or [] if o.id not in (shot.attacker.id, t.id) and active(o)
+              and adjacent(o.position, t.position)]
+    mine = next((o for o in beside if o.id == me), None)
+    if mine is None:
+        return 0.0, []
+    chance = random_target_chance(plan) / len(beside)
+    vs = mine.sheet or {}
+    tough, _ = effective_toughness(target_toughness(vs, None), plan["ap"])
+    dist, _ = _damage(str(plan["damage_expr"]), int(sum(m.value for m in plan["damage_modifiers"])), False)
+    wild = bool(vs.get("wild_card", True))
+    room = max(0, MAX_WOUNDS - int(vs.get("wounds", 0) or 0)) if wild else 0
+    harm = 0.0
+    for total, p in dist:
+        state = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), wild)
+        got = state.take(total, tough)
+        harm += p * (room + 1.0 if got["incapacitated"] else float(got["wounds"]) if got["wounds"]
+                     else SHAKEN_WORTH if got["shaken"] and not vs.get("shaken") else 0.0)
+    if chance * harm <= 0:
+        return 0.0, []
+    return chance * harm, [say("{ally}'s miss may hit it", ally=ally)]
+
+
+def random_target_chance(plan: dict) -> float:
+    """The exact chance a single shot (RoF 1) hits a random target ("Random Targets"): a Wild Card's roll without a
+    shotgun, only on a critical failure (its trait die and Wild Die both show 1: 1/sides x 1/6); else a miss whose
+    trait die shows one of the plan's ``random_target_faces``, the Wild Die (acing) kept where it is higher."""
+    die = parse_die(plan["die"])
+    if plan["wild"] and not plan["weapon"]["shotgun"]:
+        return 1.0 / die.sides / 6.0
+    mod, tn = int(sum(m.value for m in plan["modifiers"])) + die.bonus, plan["tn"]
+    wild = _dice.die_distribution(6, explode=True) if plan["wild"] else {0: 1.0}
+    out = 0.0
+    for face in plan["random_target_faces"]:
+        if face < die.sides:  # a face below the top: no ace, the total is the face
+            out += sum(q for w, q in wild.items() if (face == 1 and w == 1) or max(face, w) + mod < tn) / die.sides
+    return out

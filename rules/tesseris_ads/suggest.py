@@ -11,12 +11,14 @@ action, whose ticks are kept back from the move (``move_most``: a Move is 1 tick
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from ..system import AttackRequest, Combatant
 from ..text import say, say_n
-from .attack import DEFENSE_WORDS
+from .attack import DEFENSE_WORDS, melee_partners
 from .data import ACTIONS, STAMINA_PER_WOUND
 from .movement import move_allowance
+from .odds import attack_odds
 from .sheet import num, skill, weapon_list
 from .status import names as status_names
 from .ticks import refusal, state_of
@@ -151,3 +153,30 @@ def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> d
 def wounded(sheet: dict) -> bool:
     """Hurt: a Wound or more, or Bloodied (out of Stamina) ("Damage, Stamina, and Wounds")."""
     return num(sheet.get("wounds")) > 0 or "Bloodied" in status_names(sheet.get("statuses"))
+
+
+def in_the_way(shot: AttackRequest, at_me: AttackRequest | None, me: str, ally: str) -> tuple[float, list]:
+    """What the foe ``me`` standing where ``shot`` finds it costs its side (#67: the foes as a side), by Tesseris'
+    "Firing into Melee" (Common Physical Combat Modifiers): ``shot`` is its ally's (named ``ally``) ranged attack at a
+    target ``me`` would stand in melee with. A ranged attack at a target in melee with another character is at -2,
+    and a miss the -2 caused strikes one of those in the melee. The cost, in the Wounds :func:`attack_effect`
+    counts: the drop in the shot's expected Wounds from the -2 (none when another already stands in melee with the
+    target: the -2 is there without ``me``), plus the chance the stray strikes ``me`` (the chance the -2 turns a hit
+    into a miss, the rules' own odds with and without it, shared among those in the melee) times what a hit of
+    ``at_me`` (the ally's attack at ``me``; None where it has none) does on average. The words for the why line."""
+    partners = melee_partners(shot.target, shot.attacker, shot.others or [])
+    if me not in partners:
+        return 0.0, []
+    clear = attack_odds(dataclasses.replace(shot, options={**shot.options, "into_melee": False}))
+    close = attack_odds(dataclasses.replace(shot, options={**shot.options, "into_melee": True}))
+    drop = 0.0 if len(partners) > 1 else max(0.0, attack_effect(shot, clear)["effect"] - attack_effect(shot, close)["effect"])
+    stray = max(0.0, float(clear.get("hit") or 0.0) - float(close.get("hit") or 0.0)) / len(partners)
+    harm = 0.0
+    if at_me is not None and stray > 0:
+        mine = attack_odds(at_me)
+        hit = float(mine.get("hit") or 0.0)
+        harm = attack_effect(at_me, mine)["effect"] / hit if hit > 0 else 0.0
+    words = [say("in {ally}'s line of fire: -2 to its shot", ally=ally)] if drop > 0 else []
+    if stray * harm > 0:
+        words.append(say("{ally}'s miss may hit it", ally=ally))
+    return drop + stray * harm, words

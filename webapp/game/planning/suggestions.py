@@ -32,7 +32,8 @@ The foes as a side (#67): what an attack is worth counts the chance it puts its 
 ``attack_effect`` gives it (``down``, the rules' exact odds, and ``down_worth``, what that is worth in the effect's
 unit: a target about to go down is worth finishing); a system's ``side_notes`` (Savage Worlds' Gang Up) says what a
 square gives the foe's allies, and of the squares beside a target those that give the most come first; an attack at a
-target the allies acting before it may put down first is worth less (``suggestions_side``). The tactics
+target the allies acting before it may put down first is worth less, and so is a square beside a hero an ally
+shoots at, by what the ally loses there (``suggestions_side``). The tactics
 say what the rules do: *careful* calls a move "cover" only where the system's cover levels give cover from every foe
 (:meth:`_Geometry.sheltered`), *cowardly* withdraws only away from every foe, or nowhere.
 
@@ -396,7 +397,8 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
     waits = plans_wait(game)
     if waits is not None:  # an attack's answer pends: not booked yet, so no plan until it is (waiting.py)
         return {"token_id": token.id, "tactic": tactic_of(game, token.id), "now": now, "plans": [], "waiting": waits}
-    taken = _side.claims(game, token, reckon, (Rejected, NotReckoned)) if side and not now else {}
+    seen: dict = {}  # the allies' best plans claims reckoned, for who shoots whom (#67)
+    taken = _side.claims(game, token, reckon, (Rejected, NotReckoned), seen) if side and not now else {}
     if not now:  # asked off its turn: what it would do were its turn to begin now
         game = _turn_begun(game, token, system, settings)
     if (low := morale.broken(game, token)) is not None and low.ends:  # yielded, or it surrenders (#67): no other plan
@@ -477,6 +479,8 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
     _side.weigh(found, taken, foes)  # a target the allies before it may put down first (#67)
+    if side:  # a square beside a hero an ally shoots at costs the ally (Firing into Melee, Random Targets; #67)
+        _side.in_the_way(game, token, found, foes, system, seen)
     plans = _best(morale.said(found, low), tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
