@@ -236,7 +236,8 @@ def test_big_tokens_cover_size_by_size_squares(server, new_page, tmp_path):
 
     app = create_app({"DATA_DIR": str(tmp_path / "render"), "DEMO": False, "SECRET_KEY": "test"})
     tokens = [SimpleNamespace(id=f"t{size}", name=f"Beast {size}", x=1 + 4 * (size - 1), y=1, size=size,
-                              color="#b91c1c", kind="npc", owner=None, hidden=False) for size in (1, 2, 3)]
+                              color="#b91c1c", kind="npc", owner=None, hidden=False, yielded=False)
+              for size in (1, 2, 3)]
     with app.test_request_context():
         layer = "".join(token_svg.svg(token_svg.look(t, "gm", False, f"{t.x} {t.y}", None), t, [], t.name,
                                       "", oob=False, focusable=True) for t in tokens)
