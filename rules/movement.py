@@ -166,13 +166,16 @@ def _occupied_and_goal(board: Board, start, occupied, goal):
     return occ, goal_i
 
 
-def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
+def _search(board: Board, start, diagonal: str, budget, occupied, goal=None, needed=None):
     """Dijkstra over (cell, parity of diagonals so far); parity only matters
     for ``"alternating"``. Returns ``(dist, prev, found state or None)``
-    keyed by state ``cell_index * 2 + parity``."""
+    keyed by state ``cell_index * 2 + parity``. ``needed`` (a set of cell
+    indexes, emptied as it goes): the search stops once each has come off the
+    heap, its least cost then known, and ``dist`` keeps only the states that
+    came off it (see :func:`_settled`)."""
     _check_policy(diagonal)
     if board.grid.hex:
-        return _hex_search(board, start, budget, occupied, goal)
+        return _hex_search(board, start, budget, occupied, goal, needed)
     sx, sy = _cell(board, start)
     w = board.width
     masks = board.step_masks()
@@ -211,6 +214,7 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
             return cheapest * (hi + lo // 2)
 
     heap = [(lower_bound(s0 >> 1), 0, s0)]
+    popped: list[int] = []
     while heap:
         _f, d, s = heappop(heap)
         if d > dist[s]:
@@ -218,6 +222,11 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
         i = s >> 1
         if i == goal_i:
             return dist, prev, s
+        if needed is not None:
+            popped.append(s)
+            needed.discard(i)
+            if not needed:
+                return _settled(dist, popped), prev, None
         parity = s & 1
         m = masks[i]
         for bit, off, base, diag in steps:
@@ -239,7 +248,7 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
     return dist, prev, None
 
 
-def _hex_search(board: Board, start, budget, occupied, goal=None):
+def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
     """:func:`_search` on hexes: every step costs 1 times the terrain of the hex entered; states are
     ``cell_index * 2`` (no parity to keep)."""
     from .hexgeom import hex_links
@@ -267,6 +276,7 @@ def _hex_search(board: Board, start, budget, occupied, goal=None):
     inf = math.inf
     limit = inf if budget is None else budget
     heap = [(lower_bound(s0 >> 1), 0, s0)]
+    popped: list[int] = []
     while heap:
         _f, d, s = heappop(heap)
         if d > dist[s]:
@@ -274,6 +284,11 @@ def _hex_search(board: Board, start, budget, occupied, goal=None):
         i = s >> 1
         if i == goal_i:
             return dist, prev, s
+        if needed is not None:
+            popped.append(s)
+            needed.discard(i)
+            if not needed:
+                return _settled(dist, popped), prev, None
         for j in links[i]:
             if j in occ:
                 continue
@@ -286,12 +301,24 @@ def _hex_search(board: Board, start, budget, occupied, goal=None):
     return dist, prev, None
 
 
-def reachable(board: Board, start, budget, diagonal: str, occupied=()) -> dict:
+def _settled(dist: dict, popped: list[int]) -> dict:
+    """``dist`` cut to the states that came off the heap (their costs final): a search stopped before its end
+    holds others whose costs are not yet the least."""
+    return {s: dist[s] for s in popped}
+
+
+def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=None) -> dict:
     """Every cell reachable from ``start`` for at most ``budget`` (None: no
-    limit), with its least cost (the start cell costs 0)."""
+    limit), with its least cost (the start cell costs 0). ``needed`` (cells):
+    only as far as the search must go to know each of them (the costs the
+    same, the cells beyond left out): the cells nearer than the farthest of
+    them, and they themselves where reachable."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
         raise ValueError(say("a movement budget is a number of at least 0, not {value}", value=repr(budget)))
-    dist, _prev, _ = _search(board, start, diagonal, budget, occupied)
+    if needed is not None:
+        w, h = board.width, board.height
+        needed = {y * w + x for x, y in needed if 0 <= x < w and 0 <= y < h}
+    dist, _prev, _ = _search(board, start, diagonal, budget, occupied, needed=needed)
     w = board.width
     out: dict = {}
     for s, d in dist.items():

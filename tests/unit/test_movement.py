@@ -187,3 +187,45 @@ def test_no_budget_means_the_whole_reachable_area():
     b = Board(4, 4)
     b.add_wall((2, 0), (2, 4))
     assert set(reachable(b, (0, 0), None, "chebyshev")) == {(x, y) for x in range(2) for y in range(4)}
+
+
+# --- a search that stops once it knows the squares it was asked for (#67: closing in on a big map) ---------------
+
+def _random_board(seed: int, hexes: bool) -> Board:
+    import random
+
+    from rules.grid import Grid
+
+    rnd = random.Random(seed)
+    board = Board(24, 18, Grid("hex", "pointy")) if hexes else Board(24, 18)
+    for _ in range(60):  # walls on cell edges, blocking cells and difficult terrain
+        x, y = rnd.randrange(24), rnd.randrange(18)
+        kind = rnd.random()
+        if kind < 0.5:
+            corners = board.grid.corners((x, y))
+            k = rnd.randrange(len(corners))
+            board.add_wall(corners[k], corners[(k + 1) % len(corners)])
+        elif kind < 0.7:
+            board.block((x, y))
+        else:
+            board.set_terrain((x, y), rnd.choice((2, 3)))
+    return board
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.booleans(), st.sampled_from(POLICIES),
+       st.lists(st.tuples(st.integers(-2, 25), st.integers(-2, 19)), min_size=0, max_size=8))
+def test_a_search_stopped_once_the_needed_cells_are_known_gives_their_costs_as_the_whole_search(
+        seed, hexes, policy, needed):
+    board = _random_board(seed, hexes)
+    start = (seed % 24, (seed // 24) % 18)
+    board.unblock(start)
+    whole = reachable(board, start, None, policy)
+    part = reachable(board, start, None, policy, needed=set(needed))
+    for cell in needed:  # each needed cell: its least cost, or absent where no way leads there
+        assert part.get(cell) == whole.get(cell), (cell, part.get(cell), whole.get(cell))
+    # what it returns besides is right too (never a cost not yet the least), and no farther than the needed
+    assert all(whole[c] == cost for c, cost in part.items())
+    known = [whole[c] for c in needed if c in whole]
+    if len(known) == len([c for c in needed if 0 <= c[0] < 24 and 0 <= c[1] < 18]) and known:
+        assert max(part.values()) <= max(known)

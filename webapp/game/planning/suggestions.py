@@ -81,7 +81,7 @@ from ..bridge.describe import square_name
 from ..core.feature import Feature
 from .foe_sandbox import (acted as _acted, finishing, is_foe, is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed)
 from ..core.model import GM, Event, Rejected, copied
-from .suggestions_approach import MOST_PLANS, approach as _approach, why_none as _why_none
+from .suggestions_approach import MOST_PLANS, Ways as _Ways, approach as _approach, why_none as _why_none
 from . import morale, suggestions_side as _side
 from .suggestions_zones import plans_on_zones
 from ..fight.waiting import plans_wait
@@ -474,7 +474,7 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
-    paths: dict = {}  # the way to each foe on the whole board, searched once for the ways that close in
+    paths = _Ways(token, closing)  # the way to each foe, searched once for the ways that close in, as far as needed
     if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)

@@ -20,15 +20,27 @@ if TYPE_CHECKING:
 MOST_PLANS = 3  #: plans for a foe's turn at most (the GM's card shows them; closing in stops looking past them)
 
 
-def way_from(board, goal: tuple[int, int], size: int, diagonal: str) -> dict | None:
+class Ways(dict):
+    """The way to each foe on the board (:func:`way_from`), by its token's id, searched once for all the ways of a
+    foe's turn that close in and for the words why it has no plan: only as far as they read it (``needed``: where
+    the foe stands and every square the turn's ways can move it to)."""
+
+    def __init__(self, token, closing=()) -> None:
+        super().__init__()
+        self.needed = {(token.x, token.y), *(cell for *_, cells in closing for cell in cells)}
+
+
+def way_from(board, goal: tuple[int, int], size: int, diagonal: str, needed=None) -> dict | None:
     """The cost of the way to ``goal`` from every square of the board (round walls, closed doors and blocking
-    squares; tokens are passed, as a move passes them): one search of the whole board from ``goal``, each square's
-    cost back to it by the same steps (the terrain counted on the squares entered on the way to ``goal``). A big
-    token's, its top-left square's, its whole footprint fitting each step. None when ``goal`` is off the board."""
+    squares; tokens are passed, as a move passes them): one search of the board from ``goal``, each square's cost
+    back to it by the same steps (the terrain counted on the squares entered on the way to ``goal``); with
+    ``needed`` (squares), the search goes only as far as it must to know those (their costs the same, farther
+    squares left out: ``movement.reachable``). A big token's, its top-left square's, its whole footprint fitting
+    each step (the whole board). None when ``goal`` is off the board."""
     if size == 1:
         if not board.in_bounds(goal):
             return None
-        out = movement.reachable(board, goal, None, diagonal)
+        out = movement.reachable(board, goal, None, diagonal, needed=None if needed is None else set(needed))
     else:  # from the nearest top-left square whose footprint fits the board (a foe by its edge)
         goal = (max(0, min(goal[0], board.width - size)), max(0, min(goal[1], board.height - size)))
         out, _ = movement.footprint_search(board, goal, size, diagonal)
@@ -55,7 +67,7 @@ def approach(view, me, way, steps, cells, foes, geo, system, settings, careful, 
         if len(rests) >= MOST_PLANS and geo.distance(start, aim) - reach > sorted(rests)[MOST_PLANS - 1]:
             break  # the way is never shorter than the crow flies: no farther foe is nearer by the way (a big fight)
         if target.id not in paths:
-            paths[target.id] = way_from(view.board, aim, size, system.diagonal)
+            paths[target.id] = way_from(view.board, aim, size, system.diagonal, getattr(paths, "needed", None))
         way_back = paths[target.id]
         if way_back is None or start not in way_back:
             continue
@@ -117,7 +129,7 @@ def why_none(game: "Game", token: "Token", system, foes: list["Token"], tactic: 
         for f in foes:  # the ways to its foes (those no way of the turn looked for), until one leads there
             heavy.breathe()
             if f.id not in paths:
-                paths[f.id] = way_from(game.board, (f.x, f.y), size, system.diagonal)
+                paths[f.id] = way_from(game.board, (f.x, f.y), size, system.diagonal, getattr(paths, "needed", None))
             if paths[f.id] is not None and start in paths[f.id]:
                 ways = True
                 break
