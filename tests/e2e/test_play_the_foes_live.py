@@ -14,10 +14,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+import rules
+
 from test_table_screens import PHONE, add_token, join, player_url
 from test_turns_on_phones import SCREEN, new_game, state
 
 FOES = ("Orc", "Imp", "Gob")
+#: the heroes' sheets over the system's sample: sturdy enough to stand a round of the three foes
+STURDY = {"savage_worlds": {"armor": 8}, "gurps_lite": {"HP": 40, "hp_current": 40}}
 HEROES = ("Ann", "Bob")
 #: words only the GM's plans and switch have
 PLAN_WORDS = ("Plans for", "Suggest plans", "Do it", "to hit,", "expected", "Play the foes", "foe-plans", "foe-play",
@@ -42,6 +46,12 @@ def _table(server, new_page, system):
     ids = {}
     for name, x, y in (("Ann", 3, 3), ("Bob", 3, 6)):
         ids[name] = add_token(server, game, name, x, y, owner=mira["player_id"], kind="pc")
+        # in heavy armour (many HP in the 3d6 system): three foes that weigh finishing a hero (#67) may not end the
+        # fight inside the round the switch is to play
+        sheet = {**rules.get(system).default_sheet(), "name": name, **STURDY[system]}
+        status, ack = server.api("POST", f"/api/games/{game['id']}/commands", {
+            "type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet}, game["gm_token"])
+        assert status == 200, ack
     for name, x, y in (("Orc", 8, 3), ("Imp", 9, 5), ("Gob", 8, 7)):
         ids[name] = add_token(server, game, name, x, y)
     gm = new_page(viewport={"width": 1280, "height": 900})
