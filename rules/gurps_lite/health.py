@@ -356,15 +356,11 @@ def apply_result(sheet: dict, result: AttackResult, target: str | None = None) -
     return out
 
 
-def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "torso",
-                 attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
-                 shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[tuple[int, bool], float]:
-    """Exact distribution of one hit's (injury, major wound) ("Damage", "Hit Locations", "Injury":
-    a major wound is more than half the HP from one injury, or any crippling one; fatigue damage
-    wounds no one)."""
-    st = settings_of(settings)
-    expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
-    hp = max_hp(target)
+
+def _places(target: dict, damage_type: str, location: str | None, st: dict, shotgun_multiplier: int) -> list[tuple]:
+    """Where a hit may land ("Hit Locations", the settings' mixture of them) and what stops it there: each
+    ``(location, where its wound counts, chance, DR, flexible)``, DR as the armour gives it there (half through the
+    chinks of the torso's, none through a gap or to the eye, +2 for the skull), times a close shotgun's multiplier."""
     places = []
     for loc, pl in location_mixture(damage_type, location, st).items():
         wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
@@ -375,7 +371,19 @@ def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "
             dr = 0
         elif loc == "skull":
             dr += 2
-        places.append((wound_loc, pl, dr * shotgun_multiplier, flex))
+        places.append((loc, wound_loc, pl, dr * shotgun_multiplier, flex))
+    return places
+
+def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                 attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                 shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[tuple[int, bool], float]:
+    """Exact distribution of one hit's (injury, major wound) ("Damage", "Hit Locations", "Injury":
+    a major wound is more than half the HP from one injury, or any crippling one; fatigue damage
+    wounds no one)."""
+    st = settings_of(settings)
+    expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
+    hp = max_hp(target)
+    places = [place[1:] for place in _places(target, damage_type, location, st, shotgun_multiplier)]
     return dict(_hit_table(expr, tuple(places), hp, damage_type, damage_bonus, half_damage, shotgun_multiplier,
                            num_of(weapon.get("armor_divisor"), 1) or 1))
 
@@ -429,17 +437,7 @@ def hit_knockouts(target: dict, weapon: dict, damage_type: str, location: str = 
     by 5 or more is unconscious). Fatigue damage knocks no one out here."""
     st = settings_of(settings)
     expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
-    places = []
-    for loc, pl in location_mixture(damage_type, location, st).items():
-        wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
-        dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
-        if loc == "chinks_torso":
-            dr //= 2
-        elif loc == "armour_gap" or loc == "eye":
-            dr = 0
-        elif loc == "skull":
-            dr += 2
-        places.append((loc, wound_loc, pl, dr * shotgun_multiplier, flex))
+    places = _places(target, damage_type, location, st, shotgun_multiplier)
     return dict(_knockout_table(expr, tuple(places), max_hp(target), int_of(target.get("HT"), 10),
                                 bool(target.get("male")), damage_type, damage_bonus, half_damage, shotgun_multiplier,
                                 num_of(weapon.get("armor_divisor"), 1) or 1))

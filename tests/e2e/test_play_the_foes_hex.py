@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 import rules
 from rules.grid import Grid
-from test_play_the_foes_live import quick_foes  # noqa: F401  (a fixture: seeded dice, a short pause per step)
+from test_play_the_foes_live import _answer_on_the_phone, quick_foes  # noqa: F401  (quick_foes: a fixture)
 from test_table_screens import PHONE
 from test_turns_on_phones import SCREEN, state
 
@@ -126,27 +126,6 @@ def _tv_follows(screen, token_id: str, to: tuple[int, int], start: int, seen_at:
     return place + 1
 
 
-def _tap_answer(server, game: dict, phone, s: dict, answered: list[str]) -> bool:
-    """What the fight asks of Mira's phone now (a defense, a Soak roll, a reroll offer), answered with a tap and
-    noted in ``answered``. False: nothing waits on her."""
-    if s["pending_defense"]:
-        kind, button = "defense", phone.locator("#defense-prompt.asking button[data-defense]:not([disabled])").first
-    elif s["pending_soak"]:
-        kind, button = "soak", phone.locator("#soak-prompt.asking button[data-soak=no]").first
-    elif s["pending_reroll"]:
-        kind, button = "reroll", phone.locator("#reroll-prompt button[data-reroll=no]").first
-    else:
-        return False
-    try:
-        button.wait_for(state="visible", timeout=8000)
-    except Exception:  # noqa: BLE001 (the state read was older than the page: read it again)
-        return True
-    button.tap()
-    answered.append(kind)
-    _taken(server, game, phone, s)
-    return True
-
-
 def _taken(server, game: dict, phone, s: dict) -> None:
     """Wait until the game has moved on from the state ``s`` (the tap's command is in)."""
     for _ in range(50):
@@ -215,7 +194,7 @@ def test_play_the_foes_on_hexes_closes_in_and_attacks_for_three_rounds(quick_foe
             slug = system.replace("_", "-")
             for who, page in (("gm", gm), ("phone", phone), ("tv", screen)):
                 shot(page, f"play-foes-hex-{slug}-{who}")
-        if _tap_answer(server, game, phone, s, answered):
+        if _answer_on_the_phone(phone, s, answered, lambda: _taken(server, game, phone, s)):
             continue
         if s["combat"]["current"] == ids["Ann"]:
             bar = phone.locator("#turn-bar button", has_text="End my turn")

@@ -73,9 +73,9 @@ def _table(server, new_page, system):
     return game, ids, gm, phone, screen, frames
 
 
-def _answer_on_the_phone(phone, s, answered: list) -> bool:
-    """What Mira's phone must answer now (a defense, a Soak roll, a reroll offer): answered, and noted in
-    ``answered``. False: nothing waits."""
+def _answer_on_the_phone(phone, s, answered: list, taken=None) -> bool:
+    """What Mira's phone must answer now (a defense, a Soak roll, a reroll offer): answered with a tap, and noted in
+    ``answered``; then ``taken()`` (wait until the game has it), or a short pause. False: nothing waits."""
     if s["pending_defense"]:
         kind, button = "defense", phone.locator("#defense-prompt.asking button[data-defense]:not([disabled])").first
     elif s["pending_soak"]:
@@ -86,18 +86,21 @@ def _answer_on_the_phone(phone, s, answered: list) -> bool:
         return False
     try:
         button.wait_for(state="visible", timeout=8000)
-    except Exception:  # the state read was older than the page: read it again
+    except Exception:  # noqa: BLE001 (the state read was older than the page: read it again)
         return True
-    button.click()
+    button.tap()
     answered.append(kind)
-    phone.wait_for_timeout(400)
+    if taken is not None:
+        taken()
+    else:
+        phone.wait_for_timeout(400)
     return True
 
 
 def _end_my_turn(phone, server, game, s) -> None:
     button = phone.locator("#turn-bar button", has_text="End my turn")
     expect(button).to_be_visible(timeout=10000)
-    button.click()
+    button.tap()
     for _ in range(50):
         if state(server, game)["seq"] > s["seq"]:
             return
