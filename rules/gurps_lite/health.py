@@ -383,7 +383,7 @@ def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "
     st = settings_of(settings)
     expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
     hp = max_hp(target)
-    places = [place[1:] for place in _places(target, damage_type, location, st, shotgun_multiplier)]
+    places = _places(target, damage_type, location, st, shotgun_multiplier)
     return dict(_hit_table(expr, tuple(places), hp, damage_type, damage_bonus, half_damage, shotgun_multiplier,
                            num_of(weapon.get("armor_divisor"), 1) or 1))
 
@@ -393,19 +393,27 @@ def _hit_table(expr: str, places: tuple, hp: int, damage_type: str, damage_bonus
                shotgun_multiplier: int, divisor: float) -> dict[tuple[int, bool], float]:
     """:func:`hit_outcomes` once the target's HP and DR where the hit may land are read: a pure function of these
     numbers, kept (the foes' plans ask it for many squares, #60; callers get a copy)."""
-    dmg = _odds.distribution(expr)
     out: dict[tuple[int, bool], float] = defaultdict(float)
-    for wound_loc, pl, dr, flex in places:
+    for _loc, p, info in _injuries(expr, places, hp, damage_type, damage_bonus, half_damage, shotgun_multiplier,
+                                   divisor):
+        inj = info["injury"]
+        major = damage_type != "fat" and inj > 0 and is_major_wound(inj, hp, info["crippled"])
+        out[(inj, major)] += p
+    return dict(out)
+
+
+def _injuries(expr: str, places: tuple, hp: int, damage_type: str, damage_bonus: int, half_damage: bool,
+              shotgun_multiplier: int, divisor: float):
+    """Each way one hit may go ("Damage", "Injury"): ``(location, chance, location_injury's reading)`` for each
+    place it may land (:func:`_places`) and each damage rolled."""
+    dmg = _odds.distribution(expr)
+    for loc, wound_loc, pl, dr, flex in places:
         for d, pd in dmg.items():
             basic = d + damage_bonus
             if half_damage:
                 basic //= 2
             basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
-            info = location_injury(basic, dr, damage_type, wound_loc, divisor, flex, hp)
-            inj = info["injury"]
-            major = damage_type != "fat" and inj > 0 and is_major_wound(inj, hp, info["crippled"])
-            out[(inj, major)] += pl * pd
-    return dict(out)
+            yield loc, pl * pd, location_injury(basic, dr, damage_type, wound_loc, divisor, flex, hp)
 
 
 def injury_distribution(target: dict, weapon: dict, damage_type: str, location: str = "torso",
@@ -447,30 +455,24 @@ def hit_knockouts(target: dict, weapon: dict, damage_type: str, location: str = 
 def _knockout_table(expr: str, places: tuple, hp: int, ht: int, male: bool, damage_type: str, damage_bonus: int,
                     half_damage: bool, shotgun_multiplier: int, divisor: float) -> dict[tuple[int, bool], float]:
     """:func:`hit_knockouts` once the target's HP, HT and DR where the hit may land are read (kept)."""
-    dmg = _odds.distribution(expr)
     out: dict[tuple[int, bool], float] = defaultdict(float)
-    for loc, wound_loc, pl, dr, flex in places:
-        for d, pd in dmg.items():
-            basic = d + damage_bonus
-            if half_damage:
-                basic //= 2
-            basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
-            info = location_injury(basic, dr, damage_type, wound_loc, divisor, flex, hp)
-            inj = info["injury"]
-            ko = 0.0
-            if damage_type != "fat" and inj > 0:  # as resolve_damage decides the knockdown roll and its modifiers
-                major = is_major_wound(inj, hp, info["crippled"])
-                needs, mod = major, 0
-                if loc in ("skull", "eye") and damage_type != "tox":
-                    needs, mod = True, (-10 if major else 0)
-                if loc in ("face", "vitals"):
-                    needs, mod = True, (-5 if major else 0)
-                if loc == "groin" and male and needs:
-                    mod -= 5
-                ko = _knockout(ht + mod) if needs else 0.0
-            out[(inj, True)] += pl * pd * ko
-            out[(inj, False)] += pl * pd * (1 - ko)
-    return {k: p for k, p in out.items() if p > 0}
+    for loc, p, info in _injuries(expr, places, hp, damage_type, damage_bonus, half_damage, shotgun_multiplier,
+                                  divisor):
+        inj = info["injury"]
+        ko = 0.0
+        if damage_type != "fat" and inj > 0:  # as resolve_damage decides the knockdown roll and its modifiers
+            major = is_major_wound(inj, hp, info["crippled"])
+            needs, mod = major, 0
+            if loc in ("skull", "eye") and damage_type != "tox":
+                needs, mod = True, (-10 if major else 0)
+            if loc in ("face", "vitals"):
+                needs, mod = True, (-5 if major else 0)
+            if loc == "groin" and male and needs:
+                mod -= 5
+            ko = _knockout(ht + mod) if needs else 0.0
+        out[(inj, True)] += p * ko
+        out[(inj, False)] += p * (1 - ko)
+    return {k: q for k, q in out.items() if q > 0}
 
 
 def hits_knockouts(per_hit: dict[tuple[int, bool], float], n: int) -> dict[tuple[int, bool], float]:
