@@ -15,6 +15,7 @@ from rules.dice import SeededDice
 from ..fight.aiming import AttackCommand, plan as aim_plan
 from ..fight.combat import Act, decide as combat_decide, evolve as combat_evolve
 from ..core.model import GM, Rejected
+from ..core.text import N_
 
 if TYPE_CHECKING:
     from ..core.model import Game
@@ -23,6 +24,17 @@ if TYPE_CHECKING:
 def is_foe(token) -> bool:
     """A token the GM plays: no player's, not a player character (only those have a tactic, plans, a runner)."""
     return token is not None and token.owner is None and token.kind != "pc"
+
+
+def named_foe(game: "Game", token_id: str, refusal: str):
+    """The GM's foe a command names; ``Rejected`` when the game has no such token, or it is a player's (``refusal``,
+    an ``N_`` message with the token's ``name``)."""
+    token = game.tokens.get(token_id)
+    if token is None:
+        raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
+    if not is_foe(token):
+        raise Rejected(refusal, name=token.name)
+    return token
 
 
 def quiet(*_args) -> None:

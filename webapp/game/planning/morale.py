@@ -33,7 +33,7 @@ from ..core import text
 from ..core.feature import Feature, Follows
 from ..core.model import Event, Rejected
 from ..core.text import N_
-from .foe_sandbox import is_foe
+from .foe_sandbox import is_foe, named_foe
 
 if TYPE_CHECKING:
     from ..core.model import Actor, Game, Token
@@ -125,11 +125,7 @@ def _set(game: "Game", cmd: SetMorale, actor: "Actor") -> list[Event]:
 
 
 def _surrender(game: "Game", cmd: Surrender, actor: "Actor") -> list[Event]:
-    token = game.tokens.get(cmd.token_id)
-    if token is None:
-        raise Rejected(N_("no token %(id)s in this game"), id=repr(cmd.token_id))
-    if not is_foe(token):
-        raise Rejected(N_("%(name)s is a player's token: only the GM's foes surrender"), name=token.name)
+    token = named_foe(game, cmd.token_id, N_("%(name)s is a player's token: only the GM's foes surrender"))
     if token.yielded:
         raise Rejected(N_("%(name)s has yielded already"), name=token.name)
     if not game.combat or token.id not in game.combat.get("order", []) or not stands(game, token):

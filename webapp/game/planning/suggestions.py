@@ -79,7 +79,8 @@ from ..core.text import N_, rules_words
 from ..bridge.fighting import combatant, path_and_cost, position_of, settings_of, stands
 from ..bridge.describe import square_name
 from ..core.feature import Feature
-from .foe_sandbox import (acted as _acted, finishing, is_foe, is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed)
+from .foe_sandbox import (acted as _acted, finishing, is_foe, is_melee as _is_melee, named_foe, sandbox as _sandbox,
+                          weapons_of as _weapons, weighed)
 from ..core.model import GM, Event, Rejected, copied
 from .suggestions_approach import MOST_PLANS, Ways as _Ways, approach as _approach, why_none as _why_none
 from . import morale, suggestions_side as _side
@@ -117,11 +118,7 @@ class NotReckoned(Exception):
 
 
 def _set_tactic(game: "Game", cmd: SetTactic, actor: "Actor") -> list[Event]:
-    token = game.tokens.get(cmd.token_id)
-    if token is None:
-        raise Rejected(N_("no token %(id)s in this game"), id=repr(cmd.token_id))
-    if not is_foe(token):
-        raise Rejected(N_("%(name)s is a player's token: only the GM's foes have a tactic"), name=token.name)
+    token = named_foe(game, cmd.token_id, N_("%(name)s is a player's token: only the GM's foes have a tactic"))
     return [Event("tactic_set", {"token_id": token.id, "tactic": cmd.tactic, "anchor": [token.x, token.y]})]
 
 
