@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Callable
 from rules.system import RuleError, RuleNotImplemented
 from rules.text import say
 
+from ..bridge import heavy
 from ..bridge.fighting import combatant, stands
 from ..core.model import GM, Rejected
 from ..fight.aiming import AttackCommand, plan as aim_plan
@@ -119,6 +120,7 @@ def shooters(game: "Game", token: "Token", foes: list["Token"], system, seen: di
             if weapon["key"] not in ranged:
                 continue
             for hero in foes:
+                heavy.breathe()  # an attack judged by the rules' odds: the loop's thread may go first (#72)
                 found = weighed(game, AttackCommand(attacker=ally.id, target=hero.id, weapon=weapon["key"]), system)
                 if found is not None and (best is None or float(found[2]["effect"]) > best[0]):
                     best = (float(found[2]["effect"]), hero, weapon["key"])
@@ -146,6 +148,7 @@ def in_the_way(game: "Game", token: "Token", found: list[dict], foes: list["Toke
             if cell in ((hero.x, hero.y), at) or grid.steps(cell, (hero.x, hero.y)) > 1:
                 continue
             if (cell, ally.id) not in costs:
+                heavy.breathe()
                 costs[(cell, ally.id)] = _cost(game, token, cell, (ally, at), hero, weapon, hook)
             more, said = costs[(cell, ally.id)]
             loss, words = loss + more, words + said
