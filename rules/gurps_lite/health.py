@@ -475,14 +475,17 @@ def _knockout_table(expr: str, places: tuple, hp: int, ht: int, male: bool, dama
     return {k: q for k, q in out.items() if q > 0}
 
 
-def hits_knockouts(per_hit: dict[tuple[int, bool], float], n: int) -> dict[tuple[int, bool], float]:
-    """(total injury, any hit knocked out) of ``n`` hits, each as ``per_hit`` (:func:`hit_knockouts`)."""
+def hits_knockouts(per_hit: dict[tuple[int, bool], float], n: int, cap: int | None = None
+                   ) -> dict[tuple[int, bool], float]:
+    """(total injury, whether any hit's flag was set) of ``n`` hits, each as ``per_hit`` (:func:`hit_knockouts`: any
+    knocked out; :func:`hit_outcomes`: any major wound); ``cap``: the total counted at most that."""
     out: dict[tuple[int, bool], float] = {(0, False): 1.0}
     for _ in range(n):
         nxt: dict[tuple[int, bool], float] = defaultdict(float)
         for (i1, k1), p1 in out.items():
             for (i2, k2), p2 in per_hit.items():
-                nxt[(i1 + i2, k1 or k2)] += p1 * p2
+                total = i1 + i2 if cap is None else min(cap, i1 + i2)
+                nxt[(total, k1 or k2)] += p1 * p2
         out = nxt
     return out
 

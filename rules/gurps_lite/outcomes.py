@@ -19,7 +19,7 @@ from ..text import joined, say
 from .attack import DEFENSE_WORDS, attack_info, attack_plan, attack_setup
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .defenses import available_defenses, defense_level, picked_or_best, record_defense
-from .health import hit_outcomes, is_major_wound
+from .health import hit_outcomes, hits_knockouts, is_major_wound
 from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
 from .ranged import extra_hits
@@ -354,11 +354,4 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict, 
 
 def _hits(per_hit: dict[tuple[int, bool], float], n: int) -> dict[tuple[int, bool], float]:
     """(total injury capped, any major wound) of ``n`` hits."""
-    out: dict[tuple[int, bool], float] = {(0, False): 1.0}
-    for _ in range(n):
-        nxt: dict[tuple[int, bool], float] = defaultdict(float)
-        for (i1, m1), p1 in out.items():
-            for (i2, m2), p2 in per_hit.items():
-                nxt[(min(INJURY_CAP, i1 + i2), m1 or m2)] += p1 * p2
-        out = nxt
-    return out
+    return hits_knockouts(per_hit, n, INJURY_CAP)
