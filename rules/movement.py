@@ -23,6 +23,7 @@ terrain cost, whatever the policy: hexes have no diagonals (the step rule: ``rul
 from __future__ import annotations
 
 import math
+from bisect import insort
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
@@ -169,10 +170,10 @@ def _occupied_and_goal(board: Board, start, occupied, goal):
 def _search(board: Board, start, diagonal: str, budget, occupied, goal=None, needed=None):
     """Dijkstra over (cell, parity of diagonals so far); parity only matters
     for ``"alternating"``. Returns ``(dist, prev, found state or None)``
-    keyed by state ``cell_index * 2 + parity``. ``needed`` (a set of cell
-    indexes, emptied as it goes): the search stops once each has come off the
-    heap, its least cost then known, and ``dist`` keeps only the states that
-    came off it (see :func:`_settled`)."""
+    keyed by state ``cell_index * 2 + parity``. ``needed`` (a :class:`_Needed`
+    or :class:`_Nearest`, told of each cell as it comes off the heap, its least
+    cost then known): the search stops once it says so, and ``dist`` keeps only
+    the states that came off it (see :func:`_settled`)."""
     _check_policy(diagonal)
     if board.grid.hex:
         return _hex_search(board, start, budget, occupied, goal, needed)
@@ -224,8 +225,7 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None, nee
             return dist, prev, s
         if needed is not None:
             popped.append(s)
-            needed.discard(i)
-            if not needed:
+            if needed.settle(i, d):
                 return _settled(dist, popped), prev, None
         parity = s & 1
         m = masks[i]
@@ -286,8 +286,7 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
             return dist, prev, s
         if needed is not None:
             popped.append(s)
-            needed.discard(i)
-            if not needed:
+            if needed.settle(i, d):
                 return _settled(dist, popped), prev, None
         for j in links[i]:
             if j in occ:
@@ -299,6 +298,80 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
                 prev[t] = s
                 heappush(heap, (nd + lower_bound(j), nd, t))
     return dist, prev, None
+
+
+class _Needed:
+    """The cells (indexes) a search must know: it stops once each has come off the heap."""
+
+    def __init__(self, cells: set) -> None:
+        self.cells = cells
+
+    def settle(self, i: int, d: float) -> bool:
+        self.cells.discard(i)
+        return not self.cells
+
+
+class _Nearest:
+    """The cells a search from a goal must know to tell, of each group of cells, the ``most`` nearest by the way
+    back to the goal (ties included; all of them with ``most`` None) and none as far as ``below`` or beyond. A
+    cell's way back is its cost from the goal less its own terrain (``terr``), the way :func:`ways_back` counts
+    it; as the search pops cells in the order of their cost, none to come can be nearer by the way back than the
+    cost now less the dearest terrain (``worst``): a group is known once it has ``most`` cells nearer than that."""
+
+    def __init__(self, groups, most, below: float, terr: list, worst: float) -> None:
+        self.groups = [(g, []) for g in groups if g]  # each group's cells, and the ways back of those popped
+        self.most, self.below, self.terr, self.worst = most, below, terr, worst
+
+    def settle(self, i: int, d: float) -> bool:
+        floor = d - self.worst  # no cell to come is nearer by the way back than this
+        if floor >= self.below:
+            return True
+        back = d - self.terr[i]
+        left = []
+        for cells, seen in self.groups:
+            if self.most is not None and len(seen) >= self.most and floor > seen[self.most - 1]:
+                continue  # its nearest known, with their ties
+            if i in cells:
+                insort(seen, back)
+            left.append((cells, seen))
+        self.groups = left
+        return not left
+
+
+def ways_back(board: Board, goal, diagonal: str, groups, most=None, below: float = math.inf) -> dict:
+    """The cost of the way to ``goal`` from the cells of each of ``groups`` (sets of cells) that are the ``most``
+    nearest to it by the way (with their ties; all with ``most`` None), each nearer than ``below``: one search
+    from ``goal``, stopped as soon as those are known; each cell's cost back by the same steps (the terrain of the
+    cells entered on the way to ``goal``), as :func:`way_back` counts it. Other cells it came by are kept with
+    their costs (never one not yet the least); a cell of a group not nearer than the others is left out.
+    (#67: a foe closing in on a far hero needs only the squares of its move that get it nearest.)"""
+    gx, gy = _cell(board, goal)
+    w, h = board.width, board.height
+    terr = _terrain_list(board)
+    wanted = [{y * w + x for x, y in g if 0 <= x < w and 0 <= y < h} for g in groups]
+    worst = max(1, max(board.terrain.values(), default=1))
+    end = terr[gy * w + gx]
+    stop = _Nearest(wanted, most, below - end, terr, worst)
+    if not stop.groups:
+        return {}
+    dist, _prev, _ = _search(board, (gx, gy), diagonal, None, (), needed=stop)
+    out: dict = {}
+    for s, d in dist.items():
+        i = s >> 1
+        cell = (i % w, i // w)
+        k = d - terr[i] + end if i != gy * w + gx else 0.0
+        if k < out.get(cell, math.inf):
+            out[cell] = k
+    return out
+
+
+def way_back(board: Board, start, goal, diagonal: str):
+    """The cost of the way from ``start`` to ``goal`` as :func:`ways_back` counts it (searched from ``goal``; an
+    A* toward ``start``), or None when none leads there."""
+    found = shortest_path(board, goal, start, diagonal)
+    if found is None:
+        return None
+    return found[0] - board.terrain_cost(start) + board.terrain_cost(goal)
 
 
 def _settled(dist: dict, popped: list[int]) -> dict:
@@ -317,7 +390,7 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
         raise ValueError(say("a movement budget is a number of at least 0, not {value}", value=repr(budget)))
     if needed is not None:
         w, h = board.width, board.height
-        needed = {y * w + x for x, y in needed if 0 <= x < w and 0 <= y < h}
+        needed = _Needed({y * w + x for x, y in needed if 0 <= x < w and 0 <= y < h})
     dist, _prev, _ = _search(board, start, diagonal, budget, occupied, needed=needed)
     w = board.width
     out: dict = {}

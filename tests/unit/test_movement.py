@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.board import STEPS, Board
-from rules.movement import POLICIES, path_cost, reachable, shortest_path, step_cost
+from rules.movement import POLICIES, path_cost, reachable, shortest_path, step_cost, way_back, ways_back
 
 DIAG4 = [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]
 
@@ -229,3 +229,39 @@ def test_a_search_stopped_once_the_needed_cells_are_known_gives_their_costs_as_t
     known = [whole[c] for c in needed if c in whole]
     if len(known) == len([c for c in needed if 0 <= c[0] < 24 and 0 <= c[1] < 18]) and known:
         assert max(part.values()) <= max(known)
+
+
+_CELLS = st.lists(st.tuples(st.integers(0, 23), st.integers(0, 17)), min_size=0, max_size=30)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10_000), st.booleans(), st.sampled_from(POLICIES), st.lists(_CELLS, min_size=1, max_size=3),
+       st.sampled_from([None, 1, 3, 6]), st.one_of(st.none(), st.integers(0, 30)))
+def test_the_ways_back_from_each_groups_nearest_cells_are_the_whole_searchs(seed, hexes, policy, groups, most, below):
+    """A foe closing in (#67) reads the way to a hero from only the nearest squares of each way's move: the search
+    from the hero stops once those are known. Each cell it gives has the whole search's cost; each group's ``most``
+    nearest by the way (their ties too) nearer than ``below`` are all there; the way from the foe's square is the
+    whole search's too."""
+    board = _random_board(seed, hexes)
+    goal = ((seed * 7) % 24, (seed // 7) % 18)
+    board.unblock(goal)
+    end = board.terrain_cost(goal)
+    whole = {c: (k - board.terrain_cost(c) + end if c != goal else 0.0)
+             for c, k in reachable(board, goal, None, policy).items()}
+    limit = math.inf if below is None else below
+    part = ways_back(board, goal, policy, [set(g) for g in groups], most, limit)
+    for c, k in part.items():
+        assert math.isclose(k, whole[c], abs_tol=1e-9), (c, k, whole[c])
+    for g in groups:
+        near = sorted(whole[c] for c in set(g) if c in whole and whole[c] < limit)
+        if not near:
+            continue
+        kth = near[min(len(near), most) - 1] if most is not None else near[-1]
+        for c in set(g):
+            if c in whole and whole[c] <= kth and whole[c] < limit:
+                assert c in part, (c, whole[c], kth)
+    start = groups[0][0] if groups[0] else goal
+    found = way_back(board, start, goal, policy)
+    assert (found is None) == (start not in whole)
+    if found is not None:
+        assert math.isclose(found, whole[start], abs_tol=1e-9)

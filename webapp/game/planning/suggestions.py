@@ -337,15 +337,17 @@ def _cover_level(system, fraction: float, settings: dict) -> str | None:
         return None
 
 
-def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], careful: bool) -> list:
+def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], careful: bool, within=None) -> list:
     """The squares worth judging for an attack at ``target``: with a line of fire, of those alike on what the rules
     read (distance, cover; for a careful foe also the foes it is open to) the cheapest to reach, and of those the
-    ones no other beats on all of them, nearest first: one beside the target, ``FRONT`` farther off."""
+    ones no other beats on all of them, nearest first: one beside the target, ``FRONT`` farther off; none farther
+    from it than ``within`` (a melee weapon's: no line of fire is drawn from a square out of any reach)."""
     best: dict = {}
     aim = (target.x, target.y)
     open_at = None  # the nearest distance past beside it from which the target is in the open: farther is beaten
     for cell, cost in geo.nearest(cells, aim):
-        if open_at is not None and not careful and geo.distance(cell, aim) > open_at:
+        far = geo.distance(cell, aim)
+        if (open_at is not None and not careful and far > open_at) or (within is not None and far > within):
             break
         d, clear, fraction = geo.of(cell, aim)
         if not clear:
@@ -414,7 +416,7 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
         plans = _best(morale.said(found, low), "fierce" if tactic == "guarding" else tactic, withdraw)
         out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
         if not plans:
-            out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, {})
+            out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, _Ways(token))
         return out
     geo = _Geometry(game, system)
     geo.side(game, token, foes, system, settings)
@@ -465,13 +467,11 @@ def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
                     continue
                 if way.get("weapons") is not None and weapon["key"] not in way["weapons"]:  # the ones it fits
                     continue
-                for cell, cost, key in _front(cells, target, geo, foes, careful):
-                    if melee and key[1] > MELEE_MOST:  # the nearest square it can reach is out of any reach
-                        break
+                for cell, cost, key in _front(cells, target, geo, foes, careful, MELEE_MOST if melee else None):
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
-    paths = _Ways(token, closing)  # the way to each foe, searched once for the ways that close in, as far as needed
+    paths = _Ways(token, closing, careful)  # the way to each foe, searched once for the ways that close in, as far as needed
     if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)

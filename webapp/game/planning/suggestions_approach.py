@@ -21,26 +21,47 @@ MOST_PLANS = 3  #: plans for a foe's turn at most (the GM's card shows them; clo
 
 
 class Ways(dict):
-    """The way to each foe on the board (:func:`way_from`), by its token's id, searched once for all the ways of a
-    foe's turn that close in and for the words why it has no plan: only as far as they read it (``needed``: where
-    the foe stands and every square the turn's ways can move it to)."""
+    """The way from a foe to each of its foes, by the target's token id: ``(now, back)``, the cost of the foe's way
+    to it from where it stands and the way to it from the squares of its turn's moves that close in (``closing``:
+    the ways' free squares), or None where no way leads there; searched once for all the ways of a foe's turn that
+    close in and for the words why it has no plan, only as far as they read it: each way's ``MOST_PLANS * 2``
+    squares nearest by the way (with their ties; every square nearer than where it stands for a ``careful`` foe,
+    which weighs them all by the threat first), those nearer than where it stands (``movement.ways_back``)."""
 
-    def __init__(self, token, closing=()) -> None:
+    def __init__(self, token, closing=(), careful: bool = False) -> None:
         super().__init__()
-        self.needed = {(token.x, token.y), *(cell for *_, cells in closing for cell in cells)}
+        self.start, self.size = (token.x, token.y), getattr(token, "size", 1)
+        self.groups = [set(cells) - {self.start} for *_, cells in closing]
+        self.most = None if careful else MOST_PLANS * 2
+
+    def to(self, board, target, diagonal: str):
+        """``(now, back)`` for the way to ``target`` (a token), searched the first time it is asked for."""
+        if target.id not in self:
+            self[target.id] = self._search(board, (target.x, target.y), diagonal)
+        return self[target.id]
+
+    def _search(self, board, aim, diagonal):
+        if self.size != 1:  # a big token's footprint: the whole board's search
+            back = way_from(board, aim, self.size, diagonal)
+            return None if back is None or self.start not in back else (back[self.start], back)
+        if not board.in_bounds(aim):
+            return None
+        now = movement.way_back(board, self.start, aim, diagonal)
+        if now is None:
+            return None
+        return now, movement.ways_back(board, aim, diagonal, self.groups, self.most, now) if self.groups else {}
 
 
-def way_from(board, goal: tuple[int, int], size: int, diagonal: str, needed=None) -> dict | None:
+def way_from(board, goal: tuple[int, int], size: int, diagonal: str) -> dict | None:
     """The cost of the way to ``goal`` from every square of the board (round walls, closed doors and blocking
     squares; tokens are passed, as a move passes them): one search of the board from ``goal``, each square's cost
-    back to it by the same steps (the terrain counted on the squares entered on the way to ``goal``); with
-    ``needed`` (squares), the search goes only as far as it must to know those (their costs the same, farther
-    squares left out: ``movement.reachable``). A big token's, its top-left square's, its whole footprint fitting
-    each step (the whole board). None when ``goal`` is off the board."""
+    back to it by the same steps (the terrain counted on the squares entered on the way to ``goal``). A big
+    token's, its top-left square's, its whole footprint fitting each step (the whole board). None when ``goal``
+    is off the board."""
     if size == 1:
         if not board.in_bounds(goal):
             return None
-        out = movement.reachable(board, goal, None, diagonal, needed=None if needed is None else set(needed))
+        out = movement.reachable(board, goal, None, diagonal)
     else:  # from the nearest top-left square whose footprint fits the board (a foe by its edge)
         goal = (max(0, min(goal[0], board.width - size)), max(0, min(goal[1], board.height - size)))
         out, _ = movement.footprint_search(board, goal, size, diagonal)
@@ -58,7 +79,7 @@ def approach(view, me, way, steps, cells, foes, geo, system, settings, careful, 
     it nearer by the way, the fewest foes can shoot at or reach first, then the nearest. One plan per foe: the move,
     then its attack next turn."""
     out: list[dict] = []
-    start, size = (me.x, me.y), getattr(me, "size", 1)
+    start = (me.x, me.y)
     reach = max(cells.values(), default=0)
     rests: list[float] = []
     for target in sorted(foes, key=lambda t: geo.distance(start, (t.x, t.y))):  # the nearest as the crow flies first
@@ -66,12 +87,10 @@ def approach(view, me, way, steps, cells, foes, geo, system, settings, careful, 
         aim = (target.x, target.y)
         if len(rests) >= MOST_PLANS and geo.distance(start, aim) - reach > sorted(rests)[MOST_PLANS - 1]:
             break  # the way is never shorter than the crow flies: no farther foe is nearer by the way (a big fight)
-        if target.id not in paths:
-            paths[target.id] = way_from(view.board, aim, size, system.diagonal, getattr(paths, "needed", None))
-        way_back = paths[target.id]
-        if way_back is None or start not in way_back:
+        found = paths.to(view.board, target, system.diagonal)
+        if found is None:
             continue
-        now = way_back[start]
+        now, way_back = found
         nearer = [c for c in cells if c != start and way_back.get(c, now) < now]
         if careful:
             nearer.sort(key=lambda c: (geo.threat(c, foes), way_back[c], geo.distance(c, aim), cells[c]))
@@ -110,7 +129,7 @@ def crow(a: tuple[int, int], b: tuple[int, int], grid=None) -> float:
 
 
 def why_none(game: "Game", token: "Token", system, foes: list["Token"], tactic: str, withdraw: bool,
-              paths: dict, refused: list | None = None, ways: int = 0):
+              paths: Ways, refused: list | None = None, ways: int = 0):
     """Why a foe has no plan at all, in words (#67): no foe of its stands, the rules refuse every one of the ``ways``
     of its turn (``refused``: their words refusing each way's action; the first said, a stunned 3d6 foe's "Do
     Nothing only"), nowhere to withdraw to, held by its post, no way leads to any of its foes, or the rules leave it
@@ -124,13 +143,10 @@ def why_none(game: "Game", token: "Token", system, foes: list["Token"], tactic: 
     if game.zones is not None:
         ways = leads_anywhere(game, token, foes)
     else:
-        start, size = (token.x, token.y), getattr(token, "size", 1)
         ways = False
         for f in foes:  # the ways to its foes (those no way of the turn looked for), until one leads there
             heavy.breathe()
-            if f.id not in paths:
-                paths[f.id] = way_from(game.board, (f.x, f.y), size, system.diagonal, getattr(paths, "needed", None))
-            if paths[f.id] is not None and start in paths[f.id]:
+            if paths.to(game.board, f, system.diagonal) is not None:
                 ways = True
                 break
     if not ways:
