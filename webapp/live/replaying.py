@@ -91,6 +91,25 @@ def _turn(rest: float) -> None:
         time.sleep(rest)
 
 
+def others_first() -> None:
+    """Between two parts of one GM's heavy request (a replay's jump, a recap's fold): under gevent the greenlet
+    waits until the loop has nothing else to do (``gevent.idle``: the other tables' sockets, timers and answers
+    first), so the request holds the loop a part at a time, never the whole of it (#72); elsewhere nothing."""
+    if monkey.is_module_patched("time"):
+        import gevent
+
+        gevent.idle()
+
+
+def taking_turns(items, every: int = FOLD_SLICE):
+    """``items`` (a fold's steps) passed on as they come, the other tables first (``others_first``) after every
+    ``every`` of them."""
+    for i, item in enumerate(items, 1):
+        if not i % every:
+            others_first()
+        yield item
+
+
 class Replays:
     def __init__(self, hub, room, actor_for_audience) -> None:
         """``room`` and ``actor_for_audience`` are the hub's (an audience's Socket.IO room, its actor)."""
@@ -388,7 +407,9 @@ class Replays:
             if cmd.at > history.head:
                 raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
             history.may_replay(actor, cmd.at)
+            others_first()
             past = history.state_at(cmd.at)
+            others_first()
             self._show(game_id, actor, audiences, history, past, cmd.at)
             banner = language.words(replay_view.banner(history, cmd.at, actor, past))  # in the sender's words
         return {"replay": {"at": cmd.at, "head": history.head, "on": audiences, "banner": banner}}
@@ -468,11 +489,12 @@ class Replays:
         line = replay_view.banner(history, at, actor, past)
         for lang, to in groups.items():
             with self._context(), language.speaking(lang):
-                html = render.fragments(past, actor, render.EVERYTHING,
-                                        online=hub.online_players(game_id), extra=hub.fanout.shown_to_all(game_id))
+                html = render.fragments(past, actor, render.EVERYTHING, online=hub.online_players(game_id),
+                                        extra=hub.fanout.shown_to_all(game_id), between=others_first)
                 said = language.words(line)
             hub.socketio.emit("replay", {"at": at, "head": history.head, "banner": said, "html": html},
                               to=to if len(to) > 1 else to[0])
+            others_first()  # each screen's drawing a part of its own (#72)
 
     def _back(self, game_id: str, audience: str) -> None:
         """This audience shows the present again: a fresh copy of everything, and the live updates from now on."""

@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 
 from ..game.bridge import fog
 from ..game.views import luck, recap
+from ..live.replaying import taking_turns
 from ..live.screens import language
 from ..storage.history import walk
 from ..storage.store import collector_paused
@@ -27,6 +28,8 @@ from .gate import credentials
 
 bp = Blueprint("recap", __name__)
 ORDER = ("gm", "player", "screen")
+#: events of the log folded between two turns of the other tables (a few milliseconds of the loop at most)
+RECAP_SLICE = 25
 
 
 def _actor(game_id: str):
@@ -103,5 +106,5 @@ def _told(h, game_id: str, actor) -> dict:
         first = next(seq for seq in range(1, len(events) + 1) if seq not in found.times)
         times[first - 1:] = h.store.event_times(game_id, after=first - 1)
     with fog.without_memory():  # the players' memory kept only where it can change (``recap.remembering``)
-        steps = walk(game_id, events)
+        steps = taking_turns(walk(game_id, events), RECAP_SLICE)  # the other tables go on between slices (#72)
         return recap.story(steps if actor.role == "gm" else recap.remembering(steps), times, actor)

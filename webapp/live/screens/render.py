@@ -130,7 +130,8 @@ def _digest(html: str) -> bytes:
 
 
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: Mapping | None = None,
-              renders: dict | None = None, since: int | None = None, sent: dict | None = None) -> str:
+              renders: dict | None = None, since: int | None = None, sent: dict | None = None,
+              between: Callable[[], None] | None = None) -> str:
     """The out-of-band fragments that bring this audience's screen up to date.
 
     ``since``: the seq the screens were at (the update's ``from_seq``); with fog, a move that brought no
@@ -143,7 +144,10 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
 
     ``sent``: part name -> a digest of the html this audience's screens were last sent for it; a part
     whose html is the same is left out (and the dict kept up to date), so a change this audience cannot
-    see sends it nothing at all (an empty string), not an update that says something happened."""
+    see sends it nothing at all (an empty string), not an update that says something happened.
+
+    ``between``: called after each part is drawn (a replay's moment, drawn from a game of its own: the other
+    tables' turn between two parts, #72)."""
     changes = set(changes)
     if renders is None:
         flask = flask_values(current_app._get_current_object())
@@ -204,6 +208,13 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         """Part ``name``'s html: ``template`` rendered with ``values``, or what ``draw()`` makes (a token), once per
         update for the audiences with the same ``view_key`` in one language."""
         make = draw or (lambda: _render(template, values))
+        if between is not None:
+            made = make
+
+            def make() -> str:
+                html = made()
+                between()
+                return html
         key = view_key(name, ctx, actor, game) if renders is not None else None
         if key is None:
             return make()
