@@ -5,7 +5,6 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 from __future__ import annotations
 
 import functools
-import pickle
 
 from ..text import say
 from ..system import RuleError, SheetError, SheetField, column
@@ -302,19 +301,13 @@ def _fresh(value):
 
 def default_sheet() -> dict:
     """The sample character ("Jim"): a copy of its own each call of the one made once (a token without a character
-    is given it whenever the rules read its sheet: a thousand times a reckoning of the foes' plans, #60), read
-    back from its pickle (half the time of copying it container by container, #67)."""
-    return pickle.loads(_default_pickled())
+    is given it whenever the rules read its sheet: a thousand times a reckoning of the foes' plans, #60)."""
+    return _fresh(_default_made())
 
 
 @functools.lru_cache(maxsize=1)
 def _default_made() -> dict:
     return _made_default()  # never handed out: default_sheet gives copies
-
-
-@functools.lru_cache(maxsize=1)
-def _default_pickled() -> bytes:
-    return pickle.dumps(_default_made(), protocol=pickle.HIGHEST_PROTOCOL)  # made here, read only by default_sheet
 
 
 def _made_default() -> dict:
