@@ -54,6 +54,9 @@ def test_the_table_screen_shows_an_unseen_attackers_wait_and_result_without_nami
     card = screen.locator("#result-card")
     expect(card.locator(".result-who")).to_have_text("someone out of sight → Ann")
     expect(card.locator(".result-verdict")).to_have_text(re.compile("^(HIT|MISS)$"))
+    # the TV's Rolls column has the attack's line too, as its card tells it (#70: it showed nothing)
+    expect(screen.locator("#screen-feed li.attack").first).to_have_text(
+        re.compile("^Someone out of sight (hits|misses) Ann"))
     shot(screen, f"screen-unseen-attacker-result-{unseen}")
 
     html = screen.content()

@@ -230,7 +230,7 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "my_tokens": lambda c: [t for t in c["tokens"] if c.actor.player_id and t.owner == c.actor.player_id],
     "players": lambda c: list(c.game.players.values()),
     "log": lambda c: _newest_log(c.game, c.actor, c.shared, lambda: c["tokens"]),  # the 20 newest, newest first
-    "screen_feed": lambda c: screen_feed(c.game, c["log"]),
+    "screen_feed": lambda c: screen_feed(c.game, c["log"], actor=c.actor),
     "log_section": lambda c: log_section,
     "combat_view": lambda c: fighting.combat_view(c.game, c.actor),
     "settings": lambda c: fighting.settings_of(c.game) if c.actor.role == "gm" else {},

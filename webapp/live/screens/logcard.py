@@ -110,23 +110,27 @@ FEED_LINES = 4  # the table screen's Rolls column: the newest events' lines
 _ROUND_LINE = re.compile(r"^Round \d+$")
 
 
-def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES) -> list[dict]:
+def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES, actor: Actor | None = None) -> list[dict]:
     """The table screen's newest rolls and attacks, one line per event, newest first: ``{"seq", "kind", "text",
     "dice"}``. A player's roll and an attack are their own lines ("Mira rolled 2d6: ...", the attack's
     line). The rules' own rolls (a running die, a Spirit roll, a Soak...) are shown by the event's lines
     that give the result (who, what for, the number: "Orc chief runs: Pace 6 + 1 = 7\""), with the dice
     beside them, never as bare dice ("running die: 1d6[1] = 1"). ``entries``: those this audience may read,
-    newest first; taken-back events are left out."""
+    newest first; taken-back events are left out. With the table screen's ``actor``, an attack on a token it
+    sees by one it may not see is a line too, as its result card tells it ("Someone out of sight hits Ann":
+    ``defenses.told_the_table``; #70), never naming the attacker."""
     undone = set(game.undone)
     events: dict[int, list[LogEntry]] = {}
     for entry in entries:
         if entry.seq not in undone:
             events.setdefault(entry.seq, []).append(entry)
+    unseen = _unseen_attacks(game, actor, events, undone, limit) if actor is not None and actor.role == "screen" else {}
     items: list[dict] = []
     said_in = language.words
-    for seq, newest_first in events.items():
-        lines = newest_first[::-1]  # in the order they were written
-        own, dice = [], []
+    for seq in sorted(events.keys() | unseen.keys(), reverse=True):
+        lines = events.get(seq, [])[::-1]  # in the order they were written
+        own = [{"seq": seq, "kind": "attack", "text": said_in(unseen[seq]), "dice": []}] if seq in unseen else []
+        dice = []
         for e in lines:
             detail = e.detail or {}
             if "card" in detail:
@@ -144,6 +148,24 @@ def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES) ->
         if len(items) >= limit:
             break
     return items[:limit]
+
+
+def _unseen_attacks(game: Game, actor: Actor, readable: dict, undone: set, limit: int) -> dict:
+    """The newest attacks (up to ``limit``) the table screen may not read for their attacker, on tokens it sees, by
+    seq: their line as the screen is told it (``defenses.told_the_table``); none of an event whose attack line it
+    reads (``readable``: the lines it may read, by seq)."""
+    out: dict = {}
+    for entry in reversed(game.log):
+        card = entry.detail.get("card") if entry.detail else None
+        if (not card or entry.seq in undone or entry.seq in out or entry.audience.startswith("player:")
+                or any("card" in (e.detail or {}) for e in readable.get(entry.seq, ()))):
+            continue
+        told = defenses.told_the_table(game, actor, card)
+        if told is not None:
+            out[entry.seq] = told["text"]
+            if len(out) >= limit:
+                break
+    return out
 
 
 def last_attack(game: Game, actor: Actor) -> dict | None:
