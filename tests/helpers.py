@@ -116,11 +116,12 @@ def live_command(server, game: dict, body: dict, key: str | None = None) -> dict
     return answer
 
 
-def api_call(url: str, method: str, path: str, body=None, token: str | None = None, timeout: float = 10):
-    """One JSON API request to a served tacmap at ``url`` (a Bearer ``token``): (status, the JSON answer, or its
-    text where it is not JSON)."""
+def api_call(url: str, method: str, path: str, body=None, token: str | None = None, timeout: float = 10,
+             headers: dict | None = None):
+    """One JSON API request to a served tacmap at ``url`` (a Bearer ``token``, more ``headers``): (status, the JSON
+    answer, or its text where it is not JSON)."""
     req = urllib.request.Request(url + path, method=method,
-                                 data=json.dumps(body).encode() if body is not None else None)
+                                 data=json.dumps(body).encode() if body is not None else None, headers=headers or {})
     req.add_header("Content-Type", "application/json")
     if token:
         req.add_header("Authorization", f"Bearer {token}")

@@ -184,15 +184,15 @@ def test_serve_started_without_gevents_patch_stops_with_a_clear_line(tmp_path):
 
 
 class Served:
-    """A `tacmap serve` of its own on loopback (gevent, its collector and pools as a table has them); ``game`` and
-    ``key``: the demo game's id and GM key its console printed."""
+    """A `tacmap serve` of its own on loopback (gevent, its collector and pools as a table has them; ``options``:
+    more of its command line); ``game`` and ``key``: the demo game's id and GM key its console printed."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, *options: str) -> None:
         self.port = free_port()
         self.log = tmp_path / "server.log"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen([TACMAP, "serve", "--host", "127.0.0.1", "--port",
-                                      str(self.port), "--data-dir", str(tmp_path / "data")], cwd=REPO, env=env,
+                                      str(self.port), "--data-dir", str(tmp_path / "data"), *options], cwd=REPO, env=env,
                                      stdout=self.log.open("w"), stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30

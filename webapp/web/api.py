@@ -177,7 +177,7 @@ def command(game_id: str):
 def suggestions(game_id: str, token_id: str):
     """The best plans for the GM's foe ``token_id`` on its turn (#60): the GM's alone (a player's or the table
     screen's key: 403 and nothing else). Reckoned off the loop on a copy of the game (``live/suggesting.py``); past the
-    game's bound of requests under way, 429 "busy" with Retry-After and nothing started; the words in ``?lang=`` (en, de, fr, es; English by default). A system whose suggestions are not reckoned: 501 and
+    game's (or its GM's, one client address over its games) bound of requests under way, 429 "busy" with Retry-After and nothing started; the words in ``?lang=`` (en, de, fr, es; English by default). A system whose suggestions are not reckoned: 501 and
     why, in words."""
     from ..game.planning.suggestions import NotReckoned, tactic_of
     from ..live.foes import suggesting
@@ -190,7 +190,7 @@ def suggestions(game_id: str, token_id: str):
     language = normalize(request.args.get("lang")) or "en"
     try:
         return jsonify(suggesting.plans(game, token_id, language))
-    except suggesting.Busy as exc:  # this game has as many plans under way as it may: nothing started (#72)
+    except suggesting.Busy as exc:  # this game (or its GM) has as many plans under way as it may: nothing started (#72)
         return jsonify(error=str(exc.message), code="busy"), 429, {"Retry-After": str(suggesting.RETRY_AFTER)}
     except Rejected as exc:
         abort(422, str(exc))  # in English, as the API's refusals are

@@ -199,7 +199,7 @@ def foe_plans(game_id: str, token_id: str):
     found, error, status = None, None, 200
     try:
         found = suggesting.plans(game, token_id)
-    except suggesting.Busy as exc:  # this game has as many plans under way as it may: "try again" (#72)
+    except suggesting.Busy as exc:  # this game (or its GM) has as many plans under way as it may: "try again" (#72)
         error, status = _(exc.message), 429
     except Rejected as exc:
         error = refusal(exc)

@@ -58,27 +58,28 @@ class FoePlayers:
         return float(self.hub.app.config.get("FOE_PLAY_PAUSE", PAUSE))
 
     def started(self, game_id: str, events: list[Event]) -> None:
-        """After a command of this process: a switch turned on starts its runner."""
+        """After a command of this process: a switch turned on starts its runner, asking the plans as the client
+        address that turned it on (the GM's share of the plans' pool, ``fairness``)."""
         for event in events:
             if event.type == "foes_played" and event.data.get("on"):
-                self.start(game_id, event.data["runner"])
+                self.start(game_id, event.data["runner"], suggesting.asker())
 
-    def start(self, game_id: str, runner: str) -> None:
+    def start(self, game_id: str, runner: str, by: str = "") -> None:
         with self._guard:
             if self._running.get(game_id) == runner:
                 return
             self._running[game_id] = runner  # an older runner here sees it is not the game's and ends
-        self.hub.socketio.start_background_task(self._run, game_id, runner)
+        self.hub.socketio.start_background_task(self._run, game_id, runner, by)
 
     def running(self, game_id: str) -> str | None:
         with self._guard:
             return self._running.get(game_id)
 
-    def _run(self, game_id: str, runner: str) -> None:
+    def _run(self, game_id: str, runner: str, by: str = "") -> None:
         try:
             # a request's context, as the devices' task has it: the GM's fight card it draws builds links
             with self.hub.app.test_request_context(base_url=self.hub.base_url()):
-                Runner(self, game_id, runner).run()
+                Runner(self, game_id, runner, by).run()
         except Exception:
             log.exception("the runner that plays the foes of game %s stopped", game_id)
         finally:
@@ -88,10 +89,11 @@ class FoePlayers:
 
 
 class Runner:
-    """One game's runner: a loop that looks at the game and plays the foe whose turn it is."""
+    """One game's runner: a loop that looks at the game and plays the foe whose turn it is, its plans asked as the
+    client address ``by`` (the GM's that turned it on; "": no one's)."""
 
-    def __init__(self, players: FoePlayers, game_id: str, runner: str) -> None:
-        self.players, self.hub, self.game_id, self.runner = players, players.hub, game_id, runner
+    def __init__(self, players: FoePlayers, game_id: str, runner: str, by: str = "") -> None:
+        self.players, self.hub, self.game_id, self.runner, self.by = players, players.hub, game_id, runner, by
         self.actor = Actor("gm", by=runner)
 
     def sleep(self, seconds: float) -> None:
@@ -141,8 +143,8 @@ class Runner:
         anything else happened meanwhile (a player joined, the GM's answer), the rest is reckoned again (#67)."""
         token_id = game.combat["current"]
         try:
-            found = suggesting.plans(game, token_id, said=False)  # the steps, and the words why there is none
-        except suggesting.Busy:  # the GM's own asks fill the game's queue (#72): the runner asks again in a moment
+            found = suggesting.plans(game, token_id, said=False, by=self.by)  # the steps, and why there is none
+        except suggesting.Busy:  # the GM's own asks fill the game's (or the GM's) queue (#72): asked again soon
             self.sleep(suggesting.RETRY_AFTER)
             return True
         except (Rejected, NotReckoned) as exc:

@@ -5,12 +5,18 @@ more on a big map. It never runs inside a command (a move never waits for it): t
 /api/games/<id>/suggestions/<token>``), and it runs on a copy of the game (``suggestions.frozen``, taken on the
 loop without a switch, sharing nothing the loop may change) in a native thread of gevent's pool while the asking
 greenlet waits: the loop's thread takes the GIL back every switch interval, so every table goes on meanwhile.
-The pool is shared fairly between games (``fairness.Fair``: one queue per game, bounded, served in turn, one
-reckoning of a game at a time); past a game's bound the request is refused (``fairness.Busy``: 429, "busy, try
-again"). Without gevent (the app tests, the command-line tools) it runs where it is asked, the same queues kept.
+The pool is shared fairly between GMs and between games (``fairness.Fair``: one queue per game, bounded, and
+per GM, one client address over all the games it asks plans of (``asker``), bounded too; GMs served in turn and
+a GM's games in turn, one reckoning of a GM and of a game at a time); past a bound the request is refused
+(``fairness.Busy``: 429, "busy, try again"). Without gevent (the app tests, the command-line tools) it runs where
+it is asked, the same queues kept.
 """
 
 from __future__ import annotations
+
+import ipaddress
+
+from flask import has_request_context, request
 
 from ...game.bridge import heavy
 from ...game.planning import suggestions
@@ -33,20 +39,41 @@ def fair() -> fairness.Fair:
     return _FAIR[0]
 
 
-def install(runner, threads: int = fairness.THREADS, per_game: int = fairness.PER_GAME) -> None:
+def install(runner, threads: int = fairness.THREADS, per_game: int = fairness.PER_GAME,
+            per_gm: int = fairness.PER_GM) -> None:
     """Where the reckoning runs: ``runner(work, *args)`` returns ``work(*args)`` (or raises what it raised), run in
     a native thread while the asking greenlet waits; None: gevent's pool under ``tacmap serve``, else right here."""
-    _FAIR[:] = [fairness.Fair(runner, threads, per_game)] if runner is not None else []
+    _FAIR[:] = [fairness.Fair(runner, threads, per_game, per_gm)] if runner is not None else []
 
 
-def plans(game, token_id: str, language: str | None = None, said: bool = True) -> dict:
+def asker() -> str:
+    """The client address this request comes from (the peer, or whom a trusted proxy forwarded for: the GM whose
+    share it takes, ``fairness``); "" outside a request."""
+    return (request.remote_addr or "") if has_request_context() else ""
+
+
+def gm_of(address: str) -> str | None:
+    """The GM an address is, for ``fairness.Fair``: the address; None for none or a loopback one (the server's own
+    machine, or an untrusted proxy on it, everyone's: each game its own GM)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return None
+    if ip.is_loopback or (ip.version == 6 and ip.ipv4_mapped is not None and ip.ipv4_mapped.is_loopback):
+        return None
+    return str(ip)
+
+
+def plans(game, token_id: str, language: str | None = None, said: bool = True, by: str | None = None) -> dict:
     """``suggestions.reckon`` for ``token_id`` on a copy of ``game``, off the loop where the server has one, in the
-    game's turn (``fairness.Fair``), its words said in ``language`` (``said`` False: its words as the rules' words,
-    for an event to keep), with the ``seq`` of the state they were reckoned on (#67: a step sent with it as its
-    ``reckoned_at`` is refused once the game has changed since). Rejected and NotReckoned as ``reckon`` raises them;
-    ``Busy`` when the game has as many plan requests under way as it may."""
+    game's turn among its GM's games, in the GM's turn (``fairness.Fair``; the GM: ``by``, the client address that
+    asks, None: this request's, ``asker``), its words said in ``language`` (``said`` False: its words as the rules'
+    words, for an event to keep), with the ``seq`` of the state they were reckoned on (#67: a step sent with it as
+    its ``reckoned_at`` is refused once the game has changed since). Rejected and NotReckoned as ``reckon`` raises
+    them; ``Busy`` when the game, or its GM over all the games it asks of, has as many plan requests under way as
+    it may."""
     copy = suggestions.frozen(game)
-    found = fair().run(game.id, suggestions.reckon, copy, token_id)
+    found = fair().run(game.id, suggestions.reckon, copy, token_id, gm=gm_of(asker() if by is None else by))
     game.board.adopt(copy.board)  # the indexes built on the copy are kept, if the board is unchanged
     found = {**found, "seq": copy.seq}  # the state they were reckoned on: a step sent with it is refused once stale (#67)
     return words(found, language) if said else found
