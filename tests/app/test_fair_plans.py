@@ -10,6 +10,7 @@ in which a free thread goes to the games.
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import threading
 import time
@@ -107,6 +108,21 @@ def big_fight(server: Served) -> dict:
     return a_fight(server, width=BIG[0], height=BIG[1], foes=BIG[2], heroes=BIG[3], name="Big fight")
 
 
+def alone_then_beside(ask, flood, rest: float = 0.0) -> tuple[list[float], list[float]]:
+    """``ask()`` (a plan's ``(status, body, seconds)``) ``B_TIMES`` times alone, then as many times while ``flood``
+    (a ``Flood``) floods the pool, each answered 200 (its own queue: never busy because of the flood), ``rest``
+    seconds apart: the seconds each took alone and beside."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for beside in (False, True):
+        with flood if beside else contextlib.nullcontext():
+            for _ in range(B_TIMES):
+                status, body, took = ask()
+                assert status == 200, body
+                times[beside].append(took)
+                time.sleep(rest)
+    return times
+
+
 @pytest.mark.serial  # it times answers against a baseline: alone, in scripts/test's serial part
 def test_another_games_plan_waits_only_its_own_reckoning_while_one_game_floods(served):
     """(a) B's plan alone, then while A's GM floods from six connections: B's median within ``B_SLOWER`` times
@@ -114,17 +130,8 @@ def test_another_games_plan_waits_only_its_own_reckoning_while_one_game_floods(s
     a, b = big_fight(served), a_fight(served, width=7, height=5, foes=1, heroes=1, name="Small fight")
     status, _body, a_alone = plan(served, a)
     assert status == 200
-    alone = []
-    for _ in range(B_TIMES):
-        status, body, took = plan(served, b)
-        assert status == 200, body
-        alone.append(took)
-    with Flood(served, a) as flood:
-        during = []
-        for _ in range(B_TIMES):
-            status, body, took = plan(served, b)
-            assert status == 200, body  # B's own queue: never busy because of A
-            during.append(took)
+    flood = Flood(served, a)
+    alone, during = alone_then_beside(lambda: plan(served, b), flood)
     base, now = statistics.median(alone), statistics.median(during)
     print(f"A's plan alone {a_alone:.3f} s; B alone {base:.3f} s, during A's flood {now:.3f} s (median of "
           f"{B_TIMES}; worst {max(during):.3f} s); A's answers {flood.statuses}")

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from tests.app.test_fair_plans import B_SLOWER, B_TIMES, BIG, RETRY
+from tests.app.test_fair_plans import B_SLOWER, B_TIMES, BIG, RETRY, alone_then_beside
 from tests.app.test_gevent_serving import Served
 from tests.app.test_plans_thread_safety import a_fight
 from tests.app.test_play_the_foes import FAST, _current, _to_a_players_turn, _two_against_two, _until
@@ -150,18 +150,8 @@ def test_another_gms_plan_waits_only_its_own_reckoning_while_one_gm_floods_many_
     x, y = From(served, X), From(served, Y)
     status, _body, x_alone = plan(x, big[0], big[0]["foes"][HEAVY])
     assert status == 200
-    alone = []
-    for _ in range(B_TIMES):
-        status, body, took = plan(y, small)
-        assert status == 200, body
-        alone.append(took)
-    with Flood(x, big) as flood:
-        during = []
-        for _ in range(B_TIMES):
-            status, body, took = plan(y, small)
-            assert status == 200, body  # Y's own share: never busy because of X
-            during.append(took)
-            time.sleep(0.1)
+    flood = Flood(x, big)
+    alone, during = alone_then_beside(lambda: plan(y, small), flood, rest=0.1)  # Y's own share: never busy for X
     base, now = statistics.median(alone), statistics.median(during)
     print(f"X's plan alone {x_alone:.3f} s; Y alone {base:.3f} s, during X's flood of {FLOODING_GAMES} games "
           f"{now:.3f} s (median of {B_TIMES}; worst {max(during):.3f} s); X's answers {flood.statuses}")
