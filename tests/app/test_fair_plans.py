@@ -49,11 +49,15 @@ def plan(server: Served, game: dict, foe: str | None = None):
 
 
 class Flood:
-    """``FLOODERS`` connections asking game A's plans again and again: each asks again as soon as answered, or
-    ``RETRY`` seconds after a busy answer."""
+    """Connections asking plans again and again, one a thread (``asks``: each a ``plan`` call; by default six of
+    game A's, ``FLOODERS``): each asks again as soon as answered, or ``RETRY`` seconds after a busy answer.
+    Entered, it waits (at most ``settle`` seconds) until one was told busy: the queues are full, the flood is on."""
 
-    def __init__(self, server: Served, game: dict) -> None:
-        self.server, self.game = server, game
+    def __init__(self, server: Served, game: dict | None = None, asks: list | None = None,
+                 settle: float = 1.0) -> None:
+        if asks is None:
+            asks = [lambda i=i: plan(server, game, game["foes"][i % len(game["foes"])]) for i in range(FLOODERS)]
+        self.settle = settle
         self.stop = threading.Event()
         self.statuses: dict[int, int] = {}
         self.busy_bodies: list = []
@@ -61,15 +65,15 @@ class Flood:
         self.on = threading.Event()  # flooding now (off: each connection waits once answered)
         self.on.set()
         self.asking = 0
-        self.threads = [threading.Thread(target=self._ask, args=(i,), daemon=True) for i in range(FLOODERS)]
+        self.threads = [threading.Thread(target=self._ask, args=(ask,), daemon=True) for ask in asks]
 
-    def _ask(self, i: int) -> None:
+    def _ask(self, ask) -> None:
         while not self.stop.is_set():
             if not self.on.wait(0.1):
                 continue
             with self.guard:
                 self.asking += 1
-            status, body, _took = plan(self.server, self.game, self.game["foes"][i % len(self.game["foes"])])
+            status, body, _took = ask()
             with self.guard:
                 self.asking -= 1
                 self.statuses[status] = self.statuses.get(status, 0) + 1
@@ -81,8 +85,8 @@ class Flood:
     def __enter__(self) -> "Flood":
         for t in self.threads:
             t.start()
-        deadline = time.monotonic() + 1.0
-        while not self.statuses.get(429) and time.monotonic() < deadline:  # A's queue full: the flood is on
+        deadline = time.monotonic() + self.settle
+        while not self.statuses.get(429) and time.monotonic() < deadline:
             time.sleep(0.05)
         return self
 
@@ -100,7 +104,7 @@ class Flood:
     def __exit__(self, *exc) -> None:
         self.stop.set()
         for t in self.threads:
-            t.join(60)
+            t.join(120)
 
 
 def big_fight(server: Served) -> dict:

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from tests.app.test_fair_plans import B_SLOWER, B_TIMES, BIG, RETRY, alone_then_beside
+from tests.app.test_fair_plans import B_SLOWER, B_TIMES, BIG, Flood, alone_then_beside, plan
 from tests.app.test_gevent_serving import Served
 from tests.app.test_plans_thread_safety import a_fight
 from tests.app.test_play_the_foes import FAST, _current, _to_a_players_turn, _two_against_two, _until
@@ -47,13 +47,6 @@ class From:
     def api(self, method: str, path: str, body=None, token: str | None = None, timeout: float = 30):
         return api_call(self.server.url, method, path, body, token, timeout,
                         headers={"X-Forwarded-For": self.address})
-
-
-def plan(device: From, game: dict, foe: str | None = None):
-    t0 = time.monotonic()
-    status, body = device.api("GET", f"/api/games/{game['id']}/suggestions/{foe or game['foes'][0]}",
-                              token=game["gm_token"], timeout=60)
-    return status, body, time.monotonic() - t0
 
 
 def seq(device: From, game: dict) -> tuple[int, dict]:
@@ -107,40 +100,6 @@ def test_past_a_gms_bound_over_its_games_its_extra_requests_are_told_busy_and_ch
     assert [seq(x, g) for g in games] == before
 
 
-class Flood:
-    """GM X asking its big fights' plans again and again, ``PER_GAME_ASKERS`` connections a game: each asks again
-    as soon as answered, or ``RETRY`` seconds after a busy answer."""
-
-    def __init__(self, device: From, games: list[dict]) -> None:
-        self.device, self.games = device, games
-        self.stop = threading.Event()
-        self.statuses: dict[int, int] = {}
-        self.guard = threading.Lock()
-        self.threads = [threading.Thread(target=self._ask, args=(g, i), daemon=True)
-                        for g in games for i in range(PER_GAME_ASKERS)]
-
-    def _ask(self, game: dict, i: int) -> None:
-        while not self.stop.is_set():
-            status, _body, _took = plan(self.device, game, game["foes"][HEAVY + i])
-            with self.guard:
-                self.statuses[status] = self.statuses.get(status, 0) + 1
-            if status == 429:
-                self.stop.wait(RETRY)
-
-    def __enter__(self) -> "Flood":
-        for t in self.threads:
-            t.start()
-        deadline = time.monotonic() + 2.0
-        while not self.statuses.get(429) and time.monotonic() < deadline:  # X's queue full: the flood is on
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop.set()
-        for t in self.threads:
-            t.join(120)
-
-
 @pytest.mark.serial  # it times answers against a baseline: alone, in scripts/test's serial part
 def test_another_gms_plan_waits_only_its_own_reckoning_while_one_gm_floods_many_games(served, fights):
     """GM Y's plan alone, then while GM X floods four big fights from two connections each: Y's median within
@@ -150,7 +109,8 @@ def test_another_gms_plan_waits_only_its_own_reckoning_while_one_gm_floods_many_
     x, y = From(served, X), From(served, Y)
     status, _body, x_alone = plan(x, big[0], big[0]["foes"][HEAVY])
     assert status == 200
-    flood = Flood(x, big)
+    flood = Flood(x, asks=[lambda g=g, i=i: plan(x, g, g["foes"][HEAVY + i]) for g in big
+                           for i in range(PER_GAME_ASKERS)], settle=2.0)  # GM X: two connections a fight
     alone, during = alone_then_beside(lambda: plan(y, small), flood, rest=0.1)  # Y's own share: never busy for X
     base, now = statistics.median(alone), statistics.median(during)
     print(f"X's plan alone {x_alone:.3f} s; Y alone {base:.3f} s, during X's flood of {FLOODING_GAMES} games "
