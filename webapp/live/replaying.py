@@ -408,7 +408,7 @@ class Replays:
                 raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
             history.may_replay(actor, cmd.at)
             others_first()
-            past = history.state_at(cmd.at)
+            past = history.state_at(cmd.at, between=others_first)
             others_first()
             self._show(game_id, actor, audiences, history, past, cmd.at)
             banner = language.words(replay_view.banner(history, cmd.at, actor, past))  # in the sender's words

@@ -42,6 +42,7 @@ from ..core.model import Actor, Event, Game, Rejected
 from ..core.text import N_
 
 CHECKPOINT_EVERY = 50  # a jump folds at most this many events (with fog, each may recompute a token's sight)
+STATE_SLICE = 10  # a jump's events folded between two turns of the other tables (``History.state_at``'s ``between``)
 #: the kinds of moments on the timeline
 KINDS = ("fight", "round", "turn", "attack", "move", "map", "handout", "fight_end")
 
@@ -507,8 +508,9 @@ class History:
             add("handout", say("Hand-out shown: {title}", title=h["title"]) if h.get("title") else
                 say("Hand-out shown: a hand-out"), say("A hand-out is shown"))
 
-    def state_at(self, seq: int) -> Game:
-        """The game as it was right after event ``seq`` (a fresh object: the caller may keep it)."""
+    def state_at(self, seq: int, between: Callable[[], None] | None = None) -> Game:
+        """The game as it was right after event ``seq`` (a fresh object: the caller may keep it); ``between``:
+        called after every ``STATE_SLICE`` events folded onto the checkpoint (the other tables' turn, #72)."""
         if not 0 <= seq <= self.head:
             raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=self.head, seq=seq)
         with self._lock:
@@ -518,8 +520,9 @@ class History:
                 blob, start, events = self._nearest(seq)
         game = pickle.loads(blob) if blob else self._empty(self.game_id)
         with fog.without_memory():
-            for _step in remembering(steps(game, events, self._evolve, start + 1)):
-                pass
+            for i, _step in enumerate(remembering(steps(game, events, self._evolve, start + 1)), 1):
+                if between is not None and not i % STATE_SLICE:
+                    between()
         return game
 
     def folds_to(self, seq: int) -> int:
