@@ -93,8 +93,8 @@ def test_the_runner_reckons_again_when_its_plan_went_stale(app, client, monkeypa
     _to_the_orcs_turn(client, g, ids)
     real, calls = suggesting.plans, []
 
-    def older(game, token_id, language=None, said=True):  # the first plans as if reckoned a step ago
-        found = real(game, token_id, language, said)
+    def older(game, token_id, language=None, said=True, by=None):  # the first plans as if reckoned a step ago
+        found = real(game, token_id, language, said, by=by)
         calls.append(found["seq"])
         return {**found, "seq": found["seq"] - 1} if len(calls) == 1 else found
 
