@@ -91,14 +91,21 @@ def _turn(rest: float) -> None:
         time.sleep(rest)
 
 
+#: seconds a part of one GM's heavy request waits at most for the loop to be idle (``others_first``): a loop that is
+#: never idle (a busy room) still leaves it a share, as the plans' pacer does (``fairness.MOST_WAIT``)
+MOST_WAIT = 0.005
+
+
 def others_first() -> None:
     """Between two parts of one GM's heavy request (a replay's jump, a recap's fold): under gevent the greenlet
     waits until the loop has nothing else to do (``gevent.idle``: the other tables' sockets, timers and answers
-    first), so the request holds the loop a part at a time, never the whole of it (#72); elsewhere nothing."""
+    first), at most ``MOST_WAIT``, so the request holds the loop a part at a time, never the whole of it (#72);
+    elsewhere nothing."""
     if monkey.is_module_patched("time"):
         import gevent
 
-        gevent.idle()
+        with gevent.Timeout(MOST_WAIT, False):
+            gevent.idle()
 
 
 def taking_turns(items, every: int = FOLD_SLICE):
