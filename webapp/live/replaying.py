@@ -189,7 +189,7 @@ class Replays:
 
     def let_go(self, game_id: str, found: replay_view.History) -> None:
         """After a live checkpoint (``checkpoint``), the game's fold leaves memory once its checkpoints are kept on
-        disk, when no replay of the game is on in this process (#72: it grew with every command, some 8 kB each,
+        disk, when no replay of the game is on in this process (#72: it grew with every command, some 6 kB each,
         for as long as the game was loaded): its events, checkpoints and timeline are read back from the kept fold
         (``restore``) and the log when next asked for, as by a server started again. What a game being played
         keeps of its history is then what was asked since its last live checkpoint (a fold ahead, a timeline, a
