@@ -160,8 +160,9 @@ class Replays:
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
                 self._unrestored.discard(game_id)
                 kept, folder = kept_folds.load_checkpoints(self._data_dir(), game_id), self._data_dir()
-                if kept is not None and found.restore(
-                        kept, lambda seq: kept_folds.load_checkpoint_state(folder, game_id, seq)):
+                if kept is not None and found.restore(  # the fold this process kept and let go: trusted
+                        kept, lambda seq: kept_folds.load_checkpoint_state(folder, game_id, seq),
+                        trusted=game_id in self._kept):
                     self._kept[game_id] = found.folded
             return found
 
