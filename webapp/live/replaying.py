@@ -11,9 +11,11 @@ as well, so a screen connecting to another process than the GM's is shown it, an
 through any process ends it. A replay ends by itself ``LEFT_GRACE`` seconds after the last connection of
 whoever started it closed (``left``).
 
-The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks. As the game is
+The folded log (``History``) is kept per game, folded as far as a jump asks. As the game is
 played, every ``LIVE_EVERY`` events the hub's state is its next checkpoint (``played``), taken at the next quiet
-moment and kept in the data folder (``webapp.storage.history``), where a server started again finds them. A game
+moment and kept in the data folder (``webapp.storage.history``), where a server started again finds them; then the
+fold leaves memory unless a replay of the game is on (``let_go``, #72: it grew with every command), and is read back
+from what was kept when next asked for. A game
 imported (``tacmap import``, a room's table copied from its template) is folded with its checkpoints at import
 (``history.fold_and_keep``, or ``warm`` in the background for a room's copy); a long game with none (made by an
 earlier version) is folded in the background at the server's start (``fold_old``); any other is folded ahead when a
@@ -165,8 +167,9 @@ class Replays:
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
                 self._unrestored.discard(game_id)
                 kept, folder = kept_folds.load_checkpoints(self._data_dir(), game_id), self._data_dir()
-                if kept is not None and found.restore(
-                        kept, lambda seq: kept_folds.load_checkpoint_state(folder, game_id, seq)):
+                if kept is not None and found.restore(  # the fold this process kept and let go: trusted
+                        kept, lambda seq: kept_folds.load_checkpoint_state(folder, game_id, seq),
+                        trusted=game_id in self._kept):
                     self._kept[game_id] = found.folded
             return found
 
@@ -192,6 +195,20 @@ class Replays:
         if kept is not None:
             kept_folds.save_checkpoints(self._data_dir(), game_id, kept, pause=rest)
 
+    def let_go(self, game_id: str, found: replay_view.History) -> None:
+        """After a live checkpoint (``checkpoint``), the game's fold leaves memory once its checkpoints are kept on
+        disk, when no replay of the game is on in this process (#72: it grew with every command, some 6 kB each,
+        for as long as the game was loaded): its events, checkpoints and timeline are read back from the kept fold
+        (``restore``) and the log when next asked for, as by a server started again. What a game being played
+        keeps of its history is then what was asked since its last live checkpoint (a fold ahead, a timeline, a
+        recap) and the ``LIVE_EVERY`` events played since, told at the next one."""
+        with self._lock:
+            if (self._histories.get(game_id) is found and not found.foreign
+                    and found.checkpointed == self._kept.get(game_id)
+                    and not any(g == game_id for g, _audience in self._on)):
+                del self._histories[game_id]
+                self._unrestored.discard(game_id)
+
     def warm(self, game_id: str) -> None:
         """Fold the game's log ahead, in the background (a GM page opened: the replay panel may be next), so the
         first jump or timeline finds it folded; a jump meanwhile takes its turn between two slices."""
@@ -199,10 +216,13 @@ class Replays:
             if game_id in self._warming:
                 return
             found = self._histories.get(game_id)
-            if found is not None and found.folded >= self.hub.store.last_seq(game_id):
+            head, kept = self.hub.store.last_seq(game_id), self._kept.get(game_id)
+            if found is not None and found.folded >= head:
                 return  # folded to the head already
-            if found is None and self.hub.store.last_seq(game_id) < WARM_FROM:
+            if found is None and head < WARM_FROM:
                 return  # a short log folds in a moment when a jump asks
+            if found is None and kept is not None and head - kept <= LIVE_GAP:
+                return  # its fold left memory kept (``let_go``): a jump folds the few events since from there
             self._warming.add(game_id)
             follow, self._following = not self._following, True
         self.hub.socketio.start_background_task(self._warm, game_id)
@@ -318,6 +338,7 @@ class Replays:
                 time.sleep(0)
                 quiet()
                 self.keep(game_id, found, quiet)
+                self.let_go(game_id, found)
         except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: the live checkpoint at seq %s was not kept", game_id, seq, exc_info=True)
 

@@ -203,6 +203,8 @@ class History:
         self._teller: Game | None = None  # the state after event ``told`` without the fog's memory (told > folded)
         self._moments_seen: list[Moment] = []
         self._plain_moments: list[list] = []  # the first of them as plain data (``export``)
+        # a kept fold's moments (``restore`` with ``trusted``) as plain data, made Moments when first read (``_seen``)
+        self._restored: list[list] | None = None
         self._fight: int | None = None  # the seq the fight on (at ``told``) started at
         self._fights: list[tuple[int, int | None]] = [(0, None)]  # (seq, the fight on from there): its changes
         self._combat: dict | None = None  # the fight as it was before the next event told
@@ -217,6 +219,14 @@ class History:
     def moments(self) -> list[Moment]:
         """Every moment of the timeline (the whole known log told)."""
         self.tell_to(self.head)
+        return self._seen()
+
+    def _seen(self) -> list[Moment]:
+        """The moments told so far: a kept fold's (``restore``) made from their plain data when first read (#72:
+        a live checkpoint restores the fold it let go, and reads no moment)."""
+        if self._restored is not None:
+            self._moments_seen[:0] = [Moment.from_plain(m) for m in self._restored]
+            self._restored = None
         return self._moments_seen
 
     def extend(self, events: list[Event]) -> None:
@@ -270,6 +280,7 @@ class History:
         self.state, self.folded, self.told, self._teller = self._empty(self.game_id), 0, 0, None
         self._checkpoints, self._fights, self._state_of = [(0, b"")], [(0, None)], None
         self._moments_seen, self._plain_moments, self._fight, self._combat = [], [], None, None
+        self._restored = None
         self._kept_events, self._unchecked, self.foreign = {}, {}, True
         raise _NotThisLog(self.game_id)
 
@@ -363,9 +374,9 @@ class History:
             events = dict(self._kept_events)
             # the newest checkpoint is the state folded so far, often (a live one just taken): no copy to unpickle
             newest = self.state.to_dict() if seq == self.folded and seq > since else None
-            plain = self._plain_moments
-            plain.extend(m.to_plain() for m in self._moments_seen[len(plain):])
-            moments = plain[:bisect.bisect_right(self._moments_seen, seq, key=lambda m: m.seq)]
+            plain, first = self._plain_moments, len(self._restored) if self._restored is not None else 0
+            plain.extend(m.to_plain() for m in self._moments_seen[len(plain) - first:])
+            moments = plain[:bisect.bisect_right(plain, seq, key=lambda m: m[0])]
         if seq == 0:
             return None
         states = []
@@ -378,11 +389,12 @@ class History:
                  "moments": moments}
         return {"index": index, "states": states}
 
-    def restore(self, index: dict, state_of: Callable[[int], dict | None]) -> bool:
+    def restore(self, index: dict, state_of: Callable[[int], dict | None], trusted: bool = False) -> bool:
         """Start from what ``export`` kept (another process's or an earlier run's fold), when it is of this log
         and nothing is folded yet: each checkpoint's event is this log's event there. ``state_of(seq)`` gives a
         kept checkpoint's state (None: not kept); the last one is read now, the others when a jump needs them.
-        False: not taken (nothing changed)."""
+        ``trusted``: the fold this process kept itself (``Replays.let_go``): its moments are made when first read,
+        not checked now. False: not taken (nothing changed)."""
         with self._lock:
             try:
                 seq = index["seq"]
@@ -400,7 +412,7 @@ class History:
                 if not isinstance(last, dict):
                     return False
                 state = Game.from_dict(last)
-                moments = [Moment.from_plain(m) for m in index["moments"]]
+                moments = [] if trusted else [Moment.from_plain(m) for m in index["moments"]]
             except (KeyError, TypeError, ValueError, IndexError, AttributeError):
                 return False
             self._checkpoints = [(0, b"")] + [(s, None) for s in kept[:-1]] + [(seq, checkpoint_of(state))]
@@ -409,6 +421,7 @@ class History:
             self._unchecked = {s: event for s, event in index["events"][:-1]}
             self._moments_seen, self.state, self.folded, self.told, self._teller = moments, state, seq, seq, None
             self._plain_moments = list(index["moments"])
+            self._restored = list(index["moments"]) if trusted else None
             self._fight = index.get("fight")
             self._fights = [(0, None), (seq, self._fight)]
             self._combat = dict(state.combat) if state.combat else None
@@ -549,7 +562,7 @@ class History:
         the GM; a player's from their timeline; the table screen's, the fights' starts, rounds and ends, maps
         and hand-outs (never a token's name)."""
         self.tell_to(seq)
-        moments = self._moments_seen
+        moments = self._seen()
         i = bisect.bisect_right(moments, seq, key=lambda m: m.seq) - 1
         while i >= 0:
             m = moments[i]

@@ -35,7 +35,7 @@ from .token_svg import escape
 #: entries) and its html depends on nothing but the entry and the reader's language, so a move renders its own
 #: line, not the twenty shown. A weak reference to the entry is kept beside its html: an id reused by another entry
 #: once this one is gone finds it dead; and the cache does not keep the entries alive (#57: 4,096 rolls of 100 dice,
-#: 40 kB each in memory with their details, long after their games had let them go).
+#: 40 kB each in memory with their details, long after their games had let them go); an entry's html goes with it.
 _log_items: dict[tuple[int, str], tuple[weakref.ref, jinja2.Template, Markup]] = {}
 _log_items_lock = threading.Lock()
 LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
@@ -56,17 +56,26 @@ def log_item(app) -> Callable[..., Markup]:
         # the reader's ``_()`` before them (``language.template_words``)
         values = ChainMap({"entry": read_entry(entry, lang)}, language.template_words() or {}, env.globals)
         html = Markup(seams.render_values(env, template, values))  # Jinja's private render (a seam)
+        key = (id(entry), lang)
         try:
-            ref = weakref.ref(entry)
+            ref = weakref.ref(entry, lambda dead, key=key: _gone(key, dead))
         except TypeError:  # not a LogEntry (nothing else is drawn here): drawn, not kept
             return html
         with _log_items_lock:
-            _log_items[(id(entry), lang)] = (ref, template, html)
+            _log_items[key] = (ref, template, html)
             while len(_log_items) > LOG_ITEMS_KEEP:
                 del _log_items[next(iter(_log_items))]
         return html
 
     return item
+
+
+def _gone(key: tuple[int, str], dead: weakref.ref) -> None:
+    """An entry's html leaves the cache with the entry (#72: the lines a game let go stayed until 4,096 newer ones
+    pushed them out). No lock: the collector may call this inside ``item``'s; one dict operation, and a miss at
+    worst."""
+    if _log_items.get(key, (None,))[0] is dead:
+        _log_items.pop(key, None)
 
 
 def read_entry(entry: LogEntry, lang: str) -> Any:
