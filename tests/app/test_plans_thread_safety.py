@@ -24,6 +24,7 @@ import pytest
 
 from tests.app.test_gevent_serving import Served
 from tests.app.test_suggestions_api import _two_against_two, _to_the_orcs_turn
+from webapp.game.bridge.fighting import sheet_of
 from tests.helpers import command
 from webapp.game.planning import suggestions
 from webapp.live.server import collector
@@ -103,8 +104,10 @@ def test_the_frozen_copy_shares_nothing_the_loop_may_change(app, client):
         game.tokens[ids[name]].sheet = {"name": name, "weapons": {"Axe": {"damage": "1d6"}}}
     copy = suggestions.frozen(game)
     assert game.characters or game.tokens
-    for tid, token in game.tokens.items():
-        assert copy.tokens[tid] is not token and copy.tokens[tid] == token
+    for tid, token in game.tokens.items():  # the same token, and the same sheet as the rules read it (#67: a token
+        mine = copy.tokens[tid]  # with neither a character nor a sheet is given the system's sample once)
+        assert mine is not token and dataclasses.replace(mine, sheet=token.sheet) == token
+        assert sheet_of(copy, mine) == sheet_of(game, token)
         if token.sheet:
             assert copy.tokens[tid].sheet is not token.sheet
             assert copy.tokens[tid].sheet["weapons"] is not token.sheet["weapons"]

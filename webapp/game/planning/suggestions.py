@@ -76,7 +76,7 @@ from ..core import text
 from ..fight.aiming import AttackCommand
 from ..fight.combat import Act, decide as combat_decide
 from ..core.text import N_, rules_words
-from ..bridge.fighting import combatant, path_and_cost, position_of, settings_of, stands
+from ..bridge.fighting import combatant, named_default, path_and_cost, position_of, settings_of, stands
 from ..bridge.describe import square_name
 from ..core.feature import Feature
 from .foe_sandbox import (acted as _acted, finishing, is_foe, is_melee as _is_melee, named_foe, sandbox as _sandbox,
@@ -150,10 +150,13 @@ def frozen(game: "Game") -> "Game":
     """A copy of the game that :func:`reckon` may read in another thread while the game goes on, sharing nothing
     the loop may change (issue #72): the board a snapshot (``Board.snapshot``), the tokens and characters with
     their sheets, the fight, settings, tactics and zones its own (dicts and lists made anew: ``model.copied``;
-    words, numbers and the board's built indexes are values, shared). Cheap (a few ms for 60 foes): taken on
-    the loop, it holds no lock while the plans are reckoned."""
+    words, numbers and the board's built indexes are values, shared; a token with neither a character nor a sheet
+    given the system's sample once, not a copy at each of the rules' reads: #67). Cheap (a few ms for 60 foes):
+    taken on the loop, it holds no lock while the plans are reckoned."""
+    played = {c.token_id for c in game.characters.values()}
     return dataclasses.replace(
-        game, tokens={k: dataclasses.replace(t, sheet=copied(t.sheet)) for k, t in game.tokens.items()},
+        game, tokens={k: dataclasses.replace(t, sheet=copied(t.sheet) if t.sheet or k in played else named_default(
+            rules.get(game.system), t.name)) for k, t in game.tokens.items()},
         characters={k: dataclasses.replace(c, sheet=copied(c.sheet)) for k, c in game.characters.items()},
         combat=copy.deepcopy(game.combat), log=[], vision=None,
         board=game.board.snapshot(), settings=copied(game.settings),
