@@ -119,7 +119,9 @@ def test_a_due_collection_waits_until_the_work_is_done_and_the_loop_is_idle():
         assert collections == []  # nor right away: the caller's greenlet goes on to its answer
         idle(collector, 1)
         assert collections == [0]
-        assert gc.get_count()[0] < 50  # the young generation was collected
+        # the young generation was collected: its count started again (below half the threshold it had passed; a
+        # CI run counted 78 where other threads of the test process had made objects since: not this collection's)
+        assert gc.get_count()[0] < young // 2
 
 
 @own_loop
