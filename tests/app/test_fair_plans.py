@@ -26,8 +26,8 @@ from webapp.live.foes import fairness, suggesting
 
 FLOODERS = 6  # the GM of game A asking from six tabs at once
 B_TIMES = 9  # game B's plan requests alone, then during the flood
-MOVES = 60  # table C's moves alone, and as many during the flood
-ROUNDS = 6  # turns of moves alone and beside the flood
+MOVES = 120  # table C's moves alone, and as many during the flood (a median of 120 each: less noise in one run)
+ROUNDS = 12  # turns of moves alone and beside the flood
 B_SLOWER = 5.0  # B during the flood: within this multiple of B alone (its own reckoning beside A's one running)
 MOVES_SLOWER = 1.5  # the median of three runs when the first is past it (the house's rule for a figure in the noise)
 RETRY = 1.0  # a busy answer says Retry-After: 1
