@@ -133,7 +133,7 @@ def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES, ac
     for entry in entries:
         if entry.seq not in undone:
             events.setdefault(entry.seq, []).append(entry)
-    unseen = _unseen_attacks(game, actor, events, undone, limit) if actor is not None and actor.role == "screen" else {}
+    unseen = _unseen_attacks(game, actor, events, limit) if actor is not None and actor.role == "screen" else {}
     items: list[dict] = []
     said_in = language.words
     for seq in sorted(events.keys() | unseen.keys(), reverse=True):
@@ -159,21 +159,18 @@ def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES, ac
     return items[:limit]
 
 
-def _unseen_attacks(game: Game, actor: Actor, readable: dict, undone: set, limit: int) -> dict:
+def _unseen_attacks(game: Game, actor: Actor, readable: dict, limit: int) -> dict:
     """The newest attacks (up to ``limit``) the table screen may not read for their attacker, on tokens it sees, by
-    seq: their line as the screen is told it (``defenses.told_the_table``); none of an event whose attack line it
-    reads (``readable``: the lines it may read, by seq)."""
+    seq: their line as the screen is told it (``_screen_attacks``); none of an event whose attack line it reads
+    (``readable``: the lines it may read, by seq)."""
     out: dict = {}
-    for entry in reversed(game.log):
-        card = entry.detail.get("card") if entry.detail else None
-        if (not card or entry.seq in undone or entry.seq in out or entry.audience.startswith("player:")
+    for entry, told in _screen_attacks(game, actor):
+        if (told is None or entry.seq in out
                 or any("card" in (e.detail or {}) for e in readable.get(entry.seq, ()))):
             continue
-        told = defenses.told_the_table(game, actor, card)
-        if told is not None:
-            out[entry.seq] = told["text"]
-            if len(out) >= limit:
-                break
+        out[entry.seq] = told["text"]
+        if len(out) >= limit:
+            break
     return out
 
 
@@ -202,6 +199,19 @@ def _screen_last_attack(game: Game, actor: Actor) -> dict | None:
     """The table screen's result card when a token may be out of its sight (#70): the newest attack it may read, or
     an attack on a token it sees by one it may not see (the GM's line, or one naming the attacker), told with the
     attacker "someone out of sight" (``defenses.told_the_table``), whichever is newer."""
+    found = next(_screen_attacks(game, actor), None)
+    if found is None:
+        return None
+    entry, told = found
+    return language.words({"seq": entry.seq, "text": entry.text, **entry.detail["card"]} if told is None
+                          else {"seq": entry.seq, **told})
+
+
+def _screen_attacks(game: Game, actor: Actor):
+    """The attacks the table screen is told of, newest first: ``(entry, told)`` for each attack line of the log not
+    taken back nor a player's own, ``told`` None where the screen may read the line itself, else the attack as it is
+    told with the attacker "someone out of sight" (``defenses.told_the_table``; lines it can tell nothing of are
+    left out)."""
     may_read = audience.may_read(game, actor)
     undone = set(game.undone)
     for entry in reversed(game.log):
@@ -209,8 +219,8 @@ def _screen_last_attack(game: Game, actor: Actor) -> dict | None:
         if not card or entry.seq in undone or entry.audience.startswith("player:"):
             continue
         if may_read(entry):
-            return language.words({"seq": entry.seq, "text": entry.text, **card})
+            yield entry, None
+            continue
         told = defenses.told_the_table(game, actor, card)
         if told is not None:
-            return language.words({"seq": entry.seq, **told})
-    return None
+            yield entry, told
