@@ -179,17 +179,18 @@ class Board:
         self._cache.clear()
         self._version += 1
 
-    def snapshot(self) -> "Board":
+    def snapshot(self, indexes: bool = True) -> "Board":
         """A copy of the board as it is now that shares nothing it may change: its walls, doors, blocking cells,
         terrain and cover in containers of its own (their values are frozen), and the indexes built so far
-        (never changed once built). Cheap (no index is built again), so a rule may run on it in another thread
-        while this board changes; ``adopt`` then keeps what that rule built here, if the board is unchanged."""
+        (never changed once built; none with ``indexes`` False: a copy sent to another process, lighter to
+        send). Cheap (no index is built again), so a rule may run on it in another thread while this board
+        changes; ``adopt`` then keeps what that rule built here, if the board is unchanged."""
         copy = Board.__new__(Board)
         copy.width, copy.height, copy.grid = self.width, self.height, self.grid
         copy._walls, copy._doors, copy._cover = dict(self._walls), dict(self._doors), dict(self._cover)
         copy._blocked, copy._terrain = set(self._blocked), dict(self._terrain)
         copy._next_number = dict(self._next_number)
-        copy._cache = dict(self._cache)
+        copy._cache = dict(self._cache) if indexes else {}
         copy._version = self._version
         return copy
 

@@ -171,7 +171,7 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
         off = client.get(url, headers=bearer(g["gm_token"])).json
     finally:
         suggesting.install(None)
-    assert ran == [("reckon", True, True)]
+    assert ran == [("reckoned", True, True)]
     assert off == in_place
     assert game.seq == seq and (game.tokens[ids["Orc"]].x, game.tokens[ids["Orc"]].y) == where
 

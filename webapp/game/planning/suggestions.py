@@ -146,20 +146,20 @@ def reckoned(game: "Game") -> bool:
 # --- reckoning ----------------------------------------------------------------------------------------------
 
 
-def frozen(game: "Game") -> "Game":
+def frozen(game: "Game", indexes: bool = True) -> "Game":
     """A copy of the game that :func:`reckon` may read in another thread while the game goes on, sharing nothing
     the loop may change (issue #72): the board a snapshot (``Board.snapshot``), the tokens and characters with
     their sheets, the fight, settings, tactics and zones its own (dicts and lists made anew: ``model.copied``;
     words, numbers and the board's built indexes are values, shared; a token with neither a character nor a sheet
     given the system's sample once, not a copy at each of the rules' reads: #67). Cheap (a few ms for 60 foes):
-    taken on the loop, it holds no lock while the plans are reckoned."""
+    taken on the loop, it holds no lock. ``indexes`` False: the board's without its indexes (for a worker)."""
     played = {c.token_id for c in game.characters.values()}
     return dataclasses.replace(
         game, tokens={k: dataclasses.replace(t, sheet=copied(t.sheet) if t.sheet or k in played else named_default(
             rules.get(game.system), t.name)) for k, t in game.tokens.items()},
         characters={k: dataclasses.replace(c, sheet=copied(c.sheet)) for k, c in game.characters.items()},
         combat=copy.deepcopy(game.combat), log=[], vision=None,
-        board=game.board.snapshot(), settings=copied(game.settings),
+        board=game.board.snapshot(indexes), settings=copied(game.settings),
         tactics=copied(game.tactics), zones=copy.deepcopy(game.zones), waits=copy.deepcopy(game.waits),
         pending_reroll=copy.deepcopy(game.pending_reroll), dice=copied(game.dice), foe_play=copied(game.foe_play),
         morale=copied(game.morale),

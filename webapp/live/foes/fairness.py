@@ -5,8 +5,8 @@ Reckoning a foe's plans is pure Python, milliseconds on a small map, seconds for
 It ran on one native thread for the whole server, first come first served with no bound: a GM asking plans from
 six tabs of a big fight queued every other table's plans behind theirs (a 0.01 s plan waited 1.8-12.6 s).
 
-``Fair`` hands the work to a small pool of native threads (``THREADS``, gevent's pool: ``geometry.runner``) through
-queues of two keys: the game the plans are of, and the GM who asks (``gm``). One GM is one client address: the
+``Fair`` hands the work to a small pool (``THREADS`` at once: worker processes, ``server/workers.py``; where none
+can start, gevent's native threads, ``geometry.runner``) through queues of two keys: the game the plans are of, and the GM who asks (``gm``). One GM is one client address: the
 address the request comes from (the peer, or what a ``--trusted-proxy`` says it forwarded for), whatever games'
 GM keys it holds (``suggesting.asker``; the runner that plays a game's foes asks as the address that turned it
 on). It is what the server knows of who asks without believing the client: a browser session or a game's key is
@@ -25,10 +25,11 @@ machine, or a proxy on it that is not trusted: everyone would share it), so ther
   games; the next is refused at once with ``Busy`` (the routes: HTTP 429 and "busy, try again"), the game
   untouched.
 
-Why two threads and not one per core: under the GIL pure-Python work on threads does not run in parallel, and
-each thread that runs takes turns at the GIL with the loop's thread (the other tables' moves); two are what keeps
-a short request from waiting behind a long one. And the loop's thread goes first (``Pacer``): a reckoning thread
-lets the loop run whenever it woke, at the breaths the reckoning takes (``heavy.breathe``). Without gevent (the app tests, the command-line tools) the work
+Why two and not one per core: two are what keeps a short request from waiting behind a long one, and on two
+cores the loop keeps one. On threads (no worker process), pure-Python work does not run in parallel under the
+GIL and each thread that runs takes turns at the GIL with the loop's thread (the other tables' moves): there the
+loop's thread goes first (``Pacer``), a reckoning thread letting the loop run whenever it woke, at the breaths
+the reckoning takes (``heavy.breathe``). Without gevent (the app tests, the command-line tools) the work
 runs in the caller's thread, the same queues and bounds kept.
 """
 
