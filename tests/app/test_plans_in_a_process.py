@@ -36,7 +36,7 @@ def kept_board(game_id: str):
 
 @pytest.fixture(scope="module")
 def pool():
-    made = workers.Pool(1, in_place)
+    made = workers.Pool(1, in_place, preload=("webapp.live.foes.suggesting",))
     assert made.start()
     yield made
     for w in made._free:
@@ -81,3 +81,16 @@ def test_a_worker_keeps_a_boards_indexes_for_the_same_board_and_drops_them_when_
     pool.run(suggesting.reckoned, suggestions.frozen(game, indexes=False), ids["Orc"])
     now, _built, walls = pool.run(kept_board, g["id"])
     assert now != board and walls == 1  # the board with the new wall, not the one kept before
+
+
+def test_a_worker_has_imported_what_its_work_needs_before_it_says_it_is_ready():
+    """The plans' first reckoning in a new worker does not wait for the planning modules' imports (half a second)."""
+    asked = "'webapp.live.foes.suggesting' in __import__('sys').modules"
+    for preload, loaded in ((("webapp.live.foes.suggesting",), True), ((), False)):
+        fresh = workers.Pool(1, in_place, preload=preload)
+        assert fresh.start()
+        try:
+            assert fresh.run(eval, asked) is loaded  # without: what a worker imports by itself, not the plans'
+        finally:
+            for w in fresh._free:
+                w.close()

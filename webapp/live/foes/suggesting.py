@@ -51,7 +51,7 @@ def fair() -> fairness.Fair:
 def _runner():
     """Worker processes under ``tacmap serve`` (``workers.runner``); where none can start, gevent's native threads,
     the loop's thread going first (``fairness.Pacer``); None without gevent."""
-    runner = workers.runner(fairness.THREADS)
+    runner = workers.runner(fairness.THREADS, preload=(__name__,))  # each worker ready to reckon at once
     if runner is not None:
         _APART[:] = [True]
         return runner

@@ -23,6 +23,7 @@ every table at its own pace.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import multiprocessing
 import threading
@@ -46,10 +47,13 @@ class WorkerGone(RuntimeError):
     """The worker process ended before it answered (it is started anew for the next piece of work)."""
 
 
-def serve(requests, answers) -> None:
-    """A worker's life: ready, then each ``(work, args)`` read from ``requests`` answered on ``answers`` with
+def serve(requests, answers, preload: tuple[str, ...] = ()) -> None:
+    """A worker's life: the modules ``preload`` imported (what its work needs: its first piece of work does not
+    wait for them), ready, then each ``(work, args)`` read from ``requests`` answered on ``answers`` with
     ``(True, work(*args))`` or ``(False, what it raised)``, until the server's end of the pipe closes."""
     _IN_WORKER[:] = [True]
+    for name in preload:
+        importlib.import_module(name)
     answers.send((True, "ready"))
     while True:
         try:
@@ -85,10 +89,10 @@ def _answer(answers, exc: Exception) -> None:
 class _Worker:
     """One worker process and the server's ends of its two pipes."""
 
-    def __init__(self, context) -> None:
+    def __init__(self, context, preload: tuple[str, ...] = ()) -> None:
         requests_in, self.requests = context.Pipe(duplex=False)
         self.answers, answers_out = context.Pipe(duplex=False)
-        self.process = context.Process(target=serve, args=(requests_in, answers_out), daemon=True,
+        self.process = context.Process(target=serve, args=(requests_in, answers_out, preload), daemon=True,
                                        name="tacmap-worker")
         self.process.start()
         requests_in.close()  # the worker's ends: its own now (closed here, its end of file is the server's)
@@ -126,11 +130,13 @@ class _Worker:
 
 
 class Pool:
-    """``count`` worker processes, started at first use; ``threads(work, *args)`` runs blocking work in a native
-    thread while the calling greenlet waits (``geometry.runner``)."""
+    """``count`` worker processes, each with the modules ``preload`` imported before it says it is ready;
+    ``threads(work, *args)`` runs blocking work in a native thread while the calling greenlet waits
+    (``geometry.runner``)."""
 
-    def __init__(self, count: int, threads: Callable) -> None:
+    def __init__(self, count: int, threads: Callable, preload: tuple[str, ...] = ()) -> None:
         self.count = count
+        self.preload = tuple(preload)
         self._threads = threads
         self._free: list[_Worker] = []
         self._lock = threading.Lock()  # gevent's under ``tacmap serve``: every caller a greenlet of the loop
@@ -150,7 +156,7 @@ class Pool:
         made: list[_Worker] = []
         try:
             for _ in range(count):
-                made.append(_Worker(self._context))
+                made.append(_Worker(self._context, self.preload))
         except Exception:  # noqa: BLE001 (a Python that cannot spawn: the caller keeps its threads)
             log.exception("a worker process could not be started")
         if len(made) == count and all(w.ready() for w in made):
@@ -183,15 +189,16 @@ class Pool:
                 log.warning("a worker process ended; a new one is started for the next piece of work")
 
 
-def runner(count: int) -> Callable | None:
+def runner(count: int, preload: tuple[str, ...] = ()) -> Callable | None:
     """``run(work, *args)`` on ``count`` worker processes under ``tacmap serve`` (gevent's; the workers started
-    now), else None: without gevent, or where no worker process can be started (the caller keeps its threads)."""
+    now, ``preload`` imported in each), else None: without gevent, or where no worker process can be started (the
+    caller keeps its threads)."""
     from . import geometry
 
     threads = geometry.runner(count)
     if threads is None:
         return None
-    pool = Pool(count, threads)
+    pool = Pool(count, threads, preload)
     if not pool.start():
         log.warning("no worker process could be started: the foes' plans are reckoned on the server's threads")
         return None
