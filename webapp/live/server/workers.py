@@ -180,6 +180,11 @@ class Pool:
             worker = made[0]
         try:
             return self._threads(worker.call, work, args)
+        except Exception:
+            raise
+        except BaseException:  # the waiting greenlet killed: its answer may still come, so the worker goes too
+            worker.alive = False
+            raise
         finally:
             if worker.alive:
                 with self._lock:
