@@ -40,7 +40,10 @@ def test_a_rounds_initiative_asks_every_phone_and_the_gms_foes_at_once(seeded_di
 
     command(server, game, {"type": "start_combat", "token_ids": list(ids.values())})
 
-    # both phones ask at once, each for its own roll; each sees the other's roll being made
+    # both phones ask at once, each for its own roll (before #70 Ned's waited for Mira's Done); each sees the
+    # other's roll being made
+    for name in ("Ann", "Bo"):
+        expect(phones[name].locator("#roll-prompt.asking h2").first).to_have_text(f"Roll {name}: initiative")
     for name, other in (("Ann", "Bo"), ("Bo", "Ann")):
         mine = phones[name].locator("#roll-prompt.asking [data-roll-row]:has([data-roll-pad])")
         expect(mine).to_have_count(1)
