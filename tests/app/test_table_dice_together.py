@@ -122,3 +122,20 @@ def test_the_gm_calls_the_whole_batch_off_and_the_app_rolls_for_a_player_who_tic
     assert s["pending_roll"] is None and s["combat"] is None  # nothing of the start happened
     r = command(client, g, {"type": "start_combat", "token_ids": list(ids.values())})
     assert r.status_code == 200 and r.json["pending_roll"]["id"] != ask["id"], r.json  # asked afresh
+
+
+def test_undo_after_a_roll_made_at_the_table_takes_the_command_back_and_asks_no_roll_again(client):
+    """One roll (a Tesseris fight of Mira's Hero alone, its initiative hers): once it is in and the fight started,
+    Undo takes the start back, not just the roll's settling, and no roll waits again."""
+    g = new_game(client, "tesseris_ads", {"width": 12, "height": 8})
+    mira = join(client, g, "Mira")
+    hero = put_token(client, g, "Hero", (2, 2), mira["player_id"])
+    assert command(client, g, {"type": "add_character", "name": "Hero", "token_id": hero}).status_code == 200
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    ask = start(client, g, {"Hero": hero})
+    assert len(state(client, g)["pending_roll"]["rows"]) == 1
+    r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "faces": [6]}, mira["player_token"])
+    assert r.status_code == 200 and state(client, g)["combat"], r.json
+    assert command(client, g, {"type": "undo"}).status_code == 200
+    after = state(client, g)
+    assert (after["combat"], after["pending_roll"]) == (None, None), (after["combat"], after["pending_roll"])
