@@ -7,7 +7,9 @@ command at the first roll with no faces yet, and the command is recorded as wait
 itself, its sender, the faces made so far and what this roll is). The roller's device asks for the faces;
 ``enter_dice`` gives them (or lets the app roll that one), and the command is decided again from the start with
 every face so far: the same rules, the same dice, the same outcome as the app's dice showing those faces. Until
-then no command that could change what the roll decides is taken (``waiting``).
+then no command that could change what the roll decides is taken (``waiting``). Rolls the rules make together
+(``with dice.together():``, a round's initiative, #70) are asked at once, each of its roller; each entry is kept
+(``roll_entered``) and the command is decided again once all are in.
 
 Who rolls: a player's token's dice are that player's unless they tick "the app rolls for me" (a roll of theirs that
 waits is then rolled at once, #70); the foes' dice (a
