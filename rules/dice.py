@@ -14,6 +14,7 @@ and constants, joined by ``+`` and ``-``.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from dataclasses import dataclass, field
@@ -41,18 +42,34 @@ class DiceExhausted(AssertionError):
     """A scripted dice source ran out of faces: the test scripted too few."""
 
 
+@dataclass(frozen=True)
+class Asked:
+    """One roll the table is asked for: ``at``, its index among the command's rolls; its dice, purpose, roller, what
+    counts and the rule's chance (#59)."""
+
+    at: int
+    expr: str
+    purpose: object
+    roller: str | None
+    needs: object
+    chance: float | None = None
+
+
 class NeedDice(Exception):
     """A roll the table makes and has not made yet (#59): :class:`TableDice` raises it at the first roll whose
     faces nobody entered, so the command that rolls stops there, changes nothing, and asks its roller.
 
     ``made``: the faces of every roll before this one, in order (entered at the table or rolled by the app),
-    which the command is decided again with once this roll's faces are in."""
+    which the command is decided again with once this roll's faces are in. Rolls made together
+    (:meth:`DiceSource.together`, #70) are asked at once: ``asked`` names each (its index among the command's rolls),
+    and ``made`` runs to the last roll of the block, None where an asked roll's faces go."""
 
-    def __init__(self, expr: str, purpose: str, roller: str | None, needs: str | None, made: list[list[int]],
-                 chance: float | None = None):
+    def __init__(self, expr: str, purpose: str, roller: str | None, needs: str | None, made: list,
+                 chance: float | None = None, asked: list[Asked] | None = None):
         super().__init__(f"the table rolls {expr} ({purpose})")
         self.expr, self.purpose, self.roller, self.needs, self.made = expr, purpose, roller, needs, made
         self.chance = chance
+        self.asked = asked or [Asked(len(made), expr, purpose, roller, needs, chance)]
 
 
 @dataclass(frozen=True)
@@ -274,6 +291,12 @@ class DiceSource:
         return kept(RollRecord(expr=expr, purpose=purpose, terms=tuple(self._roll_term(t) for t in terms)),
                      roller, chance)
 
+    def together(self):
+        """A block of rolls made at once, none of them hanging on another's result (#70: a round's initiative,
+        everyone rolling together): the table is asked for them all at once. Rolling itself, a source rolls them as
+        ever (a context that does nothing)."""
+        return contextlib.nullcontext()
+
     def _roll_die(self, term: Term) -> DieRoll:
         rolls = [self._checked_face(term.sides)]
         threshold = DT_EXPLODE if term.dt else term.sides
@@ -417,20 +440,45 @@ class TableDice(DiceSource):
         self._table_rolls = table_rolls
         self._fallback = fallback
         self._next = 0
+        self._batch: list[Asked] | None = None  # the rolls asked in a together block, while in one
 
     def roll(self, expr: str, purpose: str = "", roller: str | None = None, needs: str | None = None,
              chance: float | None = None) -> RollRecord:
         i = self._next
         if i < len(self.made):
             record = kept(rolled_from(expr, self.made[i], purpose), roller, chance)
-        elif self._table_rolls(roller):
+        elif self._table_rolls(roller) and self._batch is None:
             raise NeedDice(expr, purpose, roller, needs, [list(f) for f in self.made], chance)
         else:
+            # in a together block a roll the table makes is asked at the block's end; meanwhile the block goes on
+            # with the app's faces for it, which nothing keeps (none of its rolls hangs on another's result)
             record = self._fallback.roll(expr, purpose, roller=roller, chance=chance)
+            if self._table_rolls(roller):
+                self._batch.append(Asked(i, expr, purpose, roller, needs, chance))
             self.made.append(record.faces)
             self.entered.append(False)
         self._next += 1
         return record
+
+    @contextlib.contextmanager
+    def together(self):
+        """Rolls made at once (#70): every roll of the block the table makes and has no faces for is asked at the
+        block's end, all in one :class:`NeedDice` (``asked``); ``made`` then holds None where their faces go."""
+        if self._batch is not None:  # a block within a block: one batch
+            yield
+            return
+        self._batch = []
+        try:
+            yield
+            batch = self._batch
+        finally:
+            self._batch = None
+        if batch:
+            made = [list(f) for f in self.made]
+            for a in batch:
+                made[a.at] = None
+            first = batch[0]
+            raise NeedDice(first.expr, first.purpose, first.roller, first.needs, made, first.chance, batch)
 
     def face(self, sides: int) -> int:  # pragma: no cover - every roll goes through roll()
         raise NotImplementedError

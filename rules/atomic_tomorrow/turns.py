@@ -113,17 +113,19 @@ def _update(state: dict, rolls: list, log: list, changes: dict | None = None) ->
 
 def _roll_initiative(state: dict, combatants: list[Combatant], dice: DiceSource, rolls: list, log: list) -> None:
     """Section "INITIATIVE AND TURN SEQUENCE": a percentile roll against INIT (REFLEX x 5) each."""
-    for c in combatants:
-        reflex = int(with_defaults(c.sheet)["reflex"])
-        value = reflex * 5
-        rec = roll_d100(dice, say("initiative ({name})", name=c.name), roller=c.id,
-                        needs=say("roll d100, {target} or less (REFLEX x5): successes act first, the highest roll "
-                                  "first", target=value))
-        rolls.append(rec)
-        state["initiative"][c.id] = {"roll": rec.total, "value": value, "reflex": reflex,
-                                     "success": is_success(rec.total, value)}
-        log.append(say("{name}: initiative {roll} against {value}%, {quality}", name=c.name, roll=rec.total, value=value,
-                       quality=quality_label(rec.total, value)))
+    # "INITIATIVE AND TURN SEQUENCE" says each rolls, not in what order; no one's roll hangs on another's: at once (#70)
+    with dice.together():
+        for c in combatants:
+            reflex = int(with_defaults(c.sheet)["reflex"])
+            value = reflex * 5
+            rec = roll_d100(dice, say("initiative ({name})", name=c.name), roller=c.id,
+                            needs=say("roll d100, {target} or less (REFLEX x5): successes act first, the highest roll "
+                                      "first", target=value))
+            rolls.append(rec)
+            state["initiative"][c.id] = {"roll": rec.total, "value": value, "reflex": reflex,
+                                         "success": is_success(rec.total, value)}
+            log.append(say("{name}: initiative {roll} against {value}%, {quality}", name=c.name, roll=rec.total, value=value,
+                           quality=quality_label(rec.total, value)))
 
 
 def _order(state: dict, ids: list[str]) -> list[str]:

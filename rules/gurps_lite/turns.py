@@ -99,23 +99,23 @@ def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dic
               for side, members in sides.items()}
     any_caught = any(caught.values())
     rolls: dict[str, tuple[Check | None, Combatant]] = {}
-    for side, members in sides.items():
-        leaders = [c for c in members if c.state.get("leader") or c.sheet.get("leader")]
-        pool = leaders or members
-        roller = max(pool, key=lambda c: (initiative_skill(c.sheet)[0], c.name))
-        group = [s for s in sides if caught[s] == caught[side]]
-        if any_caught and len(group) == 1:  # the surprise alone orders it
-            rolls[side] = (None, roller)
-            continue
-        level, label = initiative_skill(roller.sheet)
-        mods = []
-        if not leaders:
-            mods.append(Modifier(say("leaderless side"), -2, S_TURN))
-        what = say("turn order: {name} for the players' side", name=roller.name) if side == "pc" else \
-            say("turn order: {name} for the GM's side", name=roller.name)
-        chk = check(dice, what, level, mods, label, roller=roller.id,
-                    then=say("in a quick contest the side with the better margin acts first"))
-        rolls[side] = (chk, roller)
+    # "Turn Order": the leaders roll a quick contest, each side's roll its own, at once (#70)
+    with dice.together():
+        for side, members in sides.items():
+            leaders = [c for c in members if c.state.get("leader") or c.sheet.get("leader")]
+            pool = leaders or members
+            roller = max(pool, key=lambda c: (initiative_skill(c.sheet)[0], c.name))
+            group = [s for s in sides if caught[s] == caught[side]]
+            if any_caught and len(group) == 1:  # the surprise alone orders it
+                rolls[side] = (None, roller)
+                continue
+            level, label = initiative_skill(roller.sheet)
+            mods = [] if leaders else [Modifier(say("leaderless side"), -2, S_TURN)]
+            what = say("turn order: {name} for the players' side", name=roller.name) if side == "pc" else \
+                say("turn order: {name} for the GM's side", name=roller.name)
+            chk = check(dice, what, level, mods, label, roller=roller.id,
+                        then=say("in a quick contest the side with the better margin acts first"))
+            rolls[side] = (chk, roller)
 
     def key(side: str) -> tuple:
         chk = rolls[side][0]

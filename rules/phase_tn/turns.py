@@ -130,16 +130,13 @@ def initiative_list(combatants: list, dice: DiceSource, settings: dict | None = 
     """Everyone's initiative for one phase, in declaration order, lowest first ("Initiative and Actions")."""
     rolled = {}
     entries = {}
-    for c in combatants:
-        result = roll_initiative(c.sheet, dice, settings, roller=c.id)
-        rolled[c.id] = result["total"]
-        entries[c.id] = {
-            "id": c.id,
-            "name": c.name,
-            "total": result["total"],
-            "rolls": [result["roll"]],
-            "modifiers": result["modifiers"],
-        }
+    # everyone rolls at once: the document is silent, and no one's roll hangs on another's (#70)
+    with dice.together():
+        for c in combatants:
+            result = roll_initiative(c.sheet, dice, settings, roller=c.id)
+            rolled[c.id] = result["total"]
+            entries[c.id] = {"id": c.id, "name": c.name, "total": result["total"], "rolls": [result["roll"]],
+                             "modifiers": result["modifiers"]}
     return [{**entries[w], "declares": i + 1} for i, w in enumerate(declaration_order(rolled))]
 
 
@@ -248,12 +245,14 @@ def begin_phase(
         else:
             new["surprise"][who] = after
     initiative: dict[str, int] = {}
-    for who in new["combatants"]:
-        if not can_declare(new, who, s)[0]:
-            continue
-        result = roll_initiative(sheets[who], dice, s, roller=who)
-        initiative[who] = result["total"]
-        rolls.append({"who": who, "kind": "initiative", **result})
+    # "Combat Sequence": who declares rolls at the phase's start, in no order said, none hanging on another: at once (#70)
+    with dice.together():
+        for who in new["combatants"]:
+            if not can_declare(new, who, s)[0]:
+                continue
+            result = roll_initiative(sheets[who], dice, s, roller=who)
+            initiative[who] = result["total"]
+            rolls.append({"who": who, "kind": "initiative", **result})
     new["initiative"] = initiative
     order = declaration_order(initiative)
     if s["initiative_ties"] == "reflexes":

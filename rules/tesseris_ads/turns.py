@@ -118,28 +118,23 @@ def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
     """Initiative order ("Initiative"): 1d10 + Agility + Speed + misc; ties by higher
     Agility, then players before NPCs; what is still tied is flagged for the GM."""
     rows = []
-    for c in combatants:
-        mods = [
-            Modifier(say("Agility"), char(c.sheet, "agility"), "Initiative"),
-            Modifier(say("Speed"), speed(c.sheet), "Initiative"),
-        ]
-        misc = num(c.sheet.get("initiative_bonus"))
-        if misc:
-            mods.append(Modifier(say("Misc."), misc, "sheet"))
-        rec = dice.roll("1d10", say("{name}: initiative", name=c.name), roller=c.id,
-                        needs=say("roll d10 for initiative; {flat} is added (Agility, Speed and the rest)",
-                                  flat=f"{sum(m.value for m in mods):+g}"))
-        rows.append(
-            {
-                "id": c.id,
-                "name": c.name,
-                "total": rec.total + sum(m.value for m in mods),
-                "agility": char(c.sheet, "agility"),
-                "is_player": bool(c.is_player),  # the app knows who plays whom
-                "roll": rec,
-                "modifiers": mods,
-            }
-        )
+    # "Combat Order" 2, "Initiative": "All characters engaging in combat will roll initiative": at once (#70)
+    with dice.together():
+        for c in combatants:
+            mods = [
+                Modifier(say("Agility"), char(c.sheet, "agility"), "Initiative"),
+                Modifier(say("Speed"), speed(c.sheet), "Initiative"),
+            ]
+            misc = num(c.sheet.get("initiative_bonus"))
+            if misc:
+                mods.append(Modifier(say("Misc."), misc, "sheet"))
+            rec = dice.roll("1d10", say("{name}: initiative", name=c.name), roller=c.id,
+                            needs=say("roll d10 for initiative; {flat} is added (Agility, Speed and the rest)",
+                                      flat=f"{sum(m.value for m in mods):+g}"))
+            rows.append({"id": c.id, "name": c.name, "total": rec.total + sum(m.value for m in mods),
+                         "agility": char(c.sheet, "agility"),
+                         "is_player": bool(c.is_player),  # the app knows who plays whom
+                         "roll": rec, "modifiers": mods})
     rows.sort(key=lambda r: (-r["total"], -r["agility"], not r["is_player"]))
     for i, r in enumerate(rows):
         r["order"] = i + 1

@@ -4,7 +4,8 @@
 // (Tesseris' dT: "9 and 10 roll again", its own words), each face entered a button that takes it (and those after
 // it) back. A face the die asked cannot show (a 7 typed for a d6) is not counted: the pad says why beside the field
 // and a tap puts the right face in its place (#70). Done sends enter_dice; the server checks every face again and
-// refuses what no such die shows.
+// refuses what no such die shows. Rolls made together (#70: a round's initiative) are a row each ([data-roll-row],
+// its data-at the roll's place among the command's rolls), each its own pad and Done.
 (function () {
   "use strict";
   // the page's words (i18n.js); named t, so scripts/i18n finds this file's messages
@@ -51,7 +52,7 @@
     return b;
   }
 
-  function draw(section) {
+  function draw(section) { // a row of the prompt (one roll)
     const holder = section.querySelector("[data-roll-pad]");
     const input = section.querySelector("[data-roll-faces]");
     if (!holder || !input) return;
@@ -134,31 +135,37 @@
   }
 
   function drawAll() {
-    document.querySelectorAll("#roll-prompt[data-roll]:not([hidden])").forEach(draw);
+    document.querySelectorAll("#roll-prompt[data-roll]:not([hidden]) [data-roll-row]").forEach(draw);
+  }
+
+  // which roll a row enters: the command's id and, of rolls made together, its place (#70)
+  function which(row) {
+    const at = row.dataset.at;
+    return at !== undefined && at !== "" ? { roll_id: row.dataset.roll, at: Number(at) } : { roll_id: row.dataset.roll };
   }
 
   document.addEventListener("input", (e) => {
-    const section = e.target.closest && e.target.closest("#roll-prompt");
-    if (section && e.target.matches("[data-roll-faces]")) draw(section);
+    const row = e.target.closest && e.target.closest("#roll-prompt [data-roll-row]");
+    if (row && e.target.matches("[data-roll-faces]")) draw(row);
   });
   document.addEventListener("submit", (e) => {
     const form = e.target.closest && e.target.closest("[data-roll-entry]");
     if (!form || !window.tacmap) return;
     e.preventDefault();
-    const section = form.closest("#roll-prompt");
+    const row = form.closest("[data-roll-row]");
     const input = form.querySelector("[data-roll-faces]");
-    const holder = section.querySelector("[data-roll-pad]");
+    const holder = row.querySelector("[data-roll-pad]");
     if (holder && progress(JSON.parse(holder.dataset.pad || "[]"), facesOf(input)).bad >= 0) return; // said beside the field
     const typed = input.value;
-    const id = section.dataset.roll;
+    const roll = which(row);
     // sent: the field is emptied, so the next roll's fresh prompt is not held back as a form being typed in
     // (live.js keeps those); refused, the faces come back for a fix
     input.value = "";
-    draw(section);
-    window.tacmap.command({ type: "enter_dice", roll_id: id, faces: facesOf({ value: typed }) }).then((ack) => {
-      const now = document.querySelector("#roll-prompt");
+    draw(row);
+    window.tacmap.command(Object.assign({ type: "enter_dice", faces: facesOf({ value: typed }) }, roll)).then((ack) => {
+      const now = document.getElementById(row.id) || document.querySelector("#roll-prompt [data-roll-row]");
       const field = now && now.querySelector("[data-roll-faces]");
-      if (ack && !ack.ok && field && now.dataset.roll === id && !field.value) {
+      if (ack && !ack.ok && field && now.dataset.roll === roll.roll_id && !field.value) {
         field.value = typed;
         draw(now);
       }
@@ -168,7 +175,8 @@
     if (!window.tacmap || !e.target.closest) return;
     const section = e.target.closest("#roll-prompt");
     if (!section) return;
-    if (e.target.closest("[data-roll-app]")) window.tacmap.command({ type: "enter_dice", roll_id: section.dataset.roll, app: true });
+    const row = e.target.closest("[data-roll-row]");
+    if (row && e.target.closest("[data-roll-app]")) window.tacmap.command(Object.assign({ type: "enter_dice", app: true }, which(row)));
     else if (e.target.closest("[data-roll-off]")) window.tacmap.command({ type: "call_off_roll", roll_id: section.dataset.roll });
   });
   document.addEventListener("tacmap:update", drawAll);

@@ -80,19 +80,28 @@ def enter_drawn(game, events, data, mine: str, limit: int = 40, draw=None):
     every roll asked and the faces entered in order. ``draw(roll, n)``: a strategy for the faces of the ``n``-th
     roll asked (``roll``: what it asks), to steer a test down one branch of the rules (an attack that hits), or None
     for the dice's own faces."""
+    from hypothesis import strategies as st
+
     from webapp.game.fight import table_dice
     asked, entered = [], []
     for _ in range(limit):
         if events[-1].type != "roll_asked":
             return events, asked, entered
         ask = events[-1].data
-        asked.append(ask["roll"])
-        steer = draw(ask["roll"], len(asked) - 1) if draw is not None else None
-        faces = (data.draw(steer) if steer is not None else
-                 [f for die in table_dice.pad(ask["roll"]["dice"]) for f in data.draw(die_faces(die))])
-        entered += faces
-        who = MIRA if ask["roll"]["roller"] == mine else GM
-        events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces}, actor=who)
+        rolls = table_dice.batch(ask)  # rolls made together (#70) are asked at once, and entered in any order
+        order = data.draw(st.permutations(rolls)) if len(rolls) > 1 else rolls
+        got = {}
+        for roll in order:
+            n = len(asked) + rolls.index(roll)
+            steer = draw(roll, n) if draw is not None else None
+            faces = (data.draw(steer) if steer is not None else
+                     [f for die in table_dice.pad(roll["dice"]) for f in data.draw(die_faces(die))])
+            got[roll["at"]] = faces
+            who = MIRA if roll["roller"] == mine else GM
+            events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces,
+                                 **({"at": roll["at"]} if len(rolls) > 1 else {})}, actor=who)
+        asked += rolls
+        entered += [f for at in sorted(got) for f in got[at]]
     raise AssertionError("more rolls asked than the command makes")
 
 

@@ -96,13 +96,20 @@ def test_the_tactics_contest_is_asked_of_each_sides_leader():
     events = play(game, {"type": "start_combat", "token_ids": list(ids.values())})
     # a leaderless side rolls at -2: Tactics 10 - 2
     contest = "roll 3d6, 8 or less: in a quick contest the side with the better margin acts first"
-    assert asked(events) == ("3d6", "turn order: Hero for the players' side", ids["Hero"], contest)
-    with pytest.raises(Rejected):  # Hero's roll is Mira's to enter, not the other players'
-        table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": events[-1].data["id"],
-                                                "faces": [1, 1, 1]}), table.Actor("player", "p-other"))
-    events = enter(game, events, [1, 2, 2], MIRA)
-    assert asked(events) == ("3d6", "turn order: Brute for the GM's side", ids["Brute"], contest)
-    events = enter(game, events, [6, 5, 4], GM)
+    # both leaders are asked at once (#70: a quick contest is rolled together)
+    hero, brute = table_dice.batch(events[-1].data)
+    assert (hero["dice"], words(hero["purpose"]), hero["roller"], words(hero["needs"])) == (
+        "3d6", "turn order: Hero for the players' side", ids["Hero"], contest)
+    assert (brute["dice"], words(brute["purpose"]), brute["roller"], words(brute["needs"])) == (
+        "3d6", "turn order: Brute for the GM's side", ids["Brute"], contest)
+    roll_id = events[-1].data["id"]
+    for who, at in ((table.Actor("player", "p-other"), hero["at"]), (MIRA, brute["at"])):
+        with pytest.raises(Rejected):  # Hero's roll is Mira's to enter, not the other players'; the Brute's the GM's
+            table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": roll_id, "at": at,
+                                                    "faces": [1, 1, 1]}), who)
+    events = play(game, {"type": "enter_dice", "roll_id": roll_id, "at": brute["at"], "faces": [6, 5, 4]}, actor=GM)
+    assert [e.type for e in events] == ["roll_entered"] and not game.combat  # the GM's in first; Mira's still waits
+    events = play(game, {"type": "enter_dice", "roll_id": roll_id, "at": hero["at"], "faces": [1, 2, 2]}, actor=MIRA)
     assert [e.type for e in events] == ["combat_started", "roll_settled"]
     assert game.combat["current"] == ids["Hero"]  # 5 against 8 wins over 15
 
@@ -349,8 +356,8 @@ def test_faces_no_d6_shows_or_the_wrong_number_of_dice_change_nothing():
         ([7, 1, 1], "a d6 cannot show 7"), ([0, 3, 3], "a d6 cannot show 0"), ([3, 3], "3d6 needs 3 dice; 2 entered"),
         ([3, 3, 3, 3], "1 more entered"), ([], "3d6 needs 3 dice; 0 entered")))
     assert not game.combat  # the fight has not started
-    events = enter(game, [Event("roll_asked", ask)], [3, 3, 3], MIRA)
-    assert events[-1].type == "roll_asked" and events[-1].data["made"] == [[3, 3, 3]]
+    events = enter(game, [Event("roll_asked", ask)], [3, 3, 3], MIRA)  # Mira's of the two asked at once (#70)
+    assert events[-1].type == "roll_entered" and events[-1].data["faces"] == [3, 3, 3]
 
 
 def test_a_surprise_stun_face_no_d6_shows_changes_nothing():

@@ -7,7 +7,9 @@ command at the first roll with no faces yet, and the command is recorded as wait
 itself, its sender, the faces made so far and what this roll is). The roller's device asks for the faces;
 ``enter_dice`` gives them (or lets the app roll that one), and the command is decided again from the start with
 every face so far: the same rules, the same dice, the same outcome as the app's dice showing those faces. Until
-then no command that could change what the roll decides is taken (``waiting``).
+then no command that could change what the roll decides is taken (``waiting``). Rolls the rules make together
+(``with dice.together():``, a round's initiative, #70) are asked at once, each of its roller; each entry is kept
+(``roll_entered``) and the command is decided again once all are in.
 
 Who rolls: a player's token's dice are that player's unless they tick "the app rolls for me" (a roll of theirs that
 waits is then rolled at once, #70); the foes' dice (a
@@ -58,6 +60,9 @@ class EnterDice(BaseModel):
     roll_id: str = Field(max_length=40)
     faces: list[int] | None = Field(default=None, max_length=MAX_FACES)
     app: bool = False
+    #: which roll of rolls asked together (#70): its index among the command's rolls (``state.pending_roll.rows``);
+    #: none: the first still waiting that the sender may enter
+    at: int | None = Field(default=None, ge=0, le=10_000)
 
 class CallOffRoll(BaseModel):
     """The GM calls off the command that waits for a roll: nothing of it happens."""
@@ -67,7 +72,7 @@ class CallOffRoll(BaseModel):
     roll_id: str = Field(max_length=40)
 
 COMMANDS = (SetDice, EnterDice, CallOffRoll)
-EVENTS = ("dice_set", "roll_asked", "roll_settled", "roll_called_off")
+EVENTS = ("dice_set", "roll_asked", "roll_entered", "roll_settled", "roll_called_off")
 #: what may still be sent while a roll waits: the roll's own commands, and what never changes what it decides
 
 # --- who rolls ---------------------------------------------------------------------
@@ -99,18 +104,41 @@ def chooser_of(game: "Game", roller: str | None) -> str | None:
 # --- deciding ---------------------------------------------------------------------
 
 def asked(game: "Game", cmd: Any, actor: "Actor", need: NeedDice, previous: dict | None = None) -> Event:
-    """The event that records a command waiting for the table's roll ``need``."""
+    """The event that records a command waiting for the table's roll ``need``: one roll (``roll``), or rolls made
+    together (#70: ``rolls``, each with ``at``, its index among the command's rolls; ``made`` then runs to the last
+    roll of the block, None at theirs)."""
+    made = list(need.made)
+    rolls = [_asked_roll(game, a) for a in need.asked]
+    if len(rolls) == 1 and rolls[0]["at"] == len(made) - 1 and made[-1] is None:
+        made.pop()  # one roll, the block's last: asked as ever
     entered = list((previous or {}).get("entered", []))
-    entered += [False] * (len(need.made) - len(entered))
+    entered += [False] * (len(made) - len(entered))
+    if len(rolls) == 1 and rolls[0]["at"] == len(made):
+        rest = {"roll": {k: v for k, v in rolls[0].items() if k != "at"}}
+    else:
+        rest = {"roll": rolls[0], "rolls": rolls}
     return Event("roll_asked", {
         "id": game.next_id("roll"), "command": cmd.model_dump(mode="json", exclude_none=True),
         "sender": {"role": actor.role, "player_id": actor.player_id},
-        "made": need.made, "entered": entered[:len(need.made)],
-        "roll": {"dice": need.expr, "purpose": pack_words(need.purpose), "roller": need.roller,
-                 "needs": pack_words(need.needs),
-                 # who enters it (a player's id; None: the GM's): its numbers are theirs (``ack``: #72)
-                 "player": chooser_of(game, need.roller),
-                 **({"chance": need.chance} if need.chance is not None else {})}})
+        "made": made, "entered": entered[:len(made)], **rest})
+
+def _asked_roll(game: "Game", a) -> dict:
+    return {"dice": a.expr, "purpose": pack_words(a.purpose), "roller": a.roller, "needs": pack_words(a.needs),
+            # who enters it (a player's id; None: the GM's): its numbers are theirs (``ack``: #72)
+            "player": chooser_of(game, a.roller),
+            **({"chance": a.chance} if a.chance is not None else {}), "at": a.at}
+
+def batch(pending: dict) -> list[dict]:
+    """The rolls a waiting command asks, each with ``at`` (its index among the command's rolls) and, once entered,
+    its ``faces`` (#70: rolls made together are asked at once); a command that asks one (every entry from before
+    #70) asks it at the end of ``made``."""
+    if pending.get("rolls"):
+        return pending["rolls"]
+    return [{**pending["roll"], "at": len(pending["made"])}]
+
+def still(pending: dict) -> list[dict]:
+    """The rolls of ``batch`` whose faces are not in yet."""
+    return [r for r in batch(pending) if r.get("faces") is None]
 
 def pack_words(words):
     return pack(words) if words else None
@@ -125,44 +153,53 @@ def waiting(game: "Game", kind: str, actor: "Actor") -> None:
                            purpose=unnamed(game, actor, words(wait.entry["roll"]["purpose"])))
         raise Rejected(wait.kind.refusal_unseen)
 
-def check_entry(game: "Game", cmd: EnterDice | CallOffRoll, actor: "Actor") -> dict:
-    """The waiting roll this entry answers, checked: its id, who may enter it, the faces on its dice."""
+def check_entry(game: "Game", cmd: EnterDice | CallOffRoll, actor: "Actor") -> tuple[dict, dict | None]:
+    """The waiting roll this entry answers, checked: its id, who may enter it, the faces on its dice; the command
+    that waits and the roll (of those asked together, #70: the one ``at`` names; None for a call off)."""
     pending = game.pending_roll
     if not pending or pending["id"] != cmd.roll_id:
         raise Rejected(N_("that roll is no longer waiting"))
     if isinstance(cmd, CallOffRoll):
         if actor.role != "gm":
             raise Rejected(N_("only the GM can call a roll off"))
-        return pending
-    player = chooser_of(game, pending["roll"].get("roller"))
-    if actor.role != "gm" and not (actor.role == "player" and actor.player_id == player):
+        return pending, None
+    mine = [r for r in still(pending) if actor.role == "gm"
+            or (actor.role == "player" and actor.player_id == chooser_of(game, r.get("roller")))]
+    if cmd.at is not None:
+        roll = next((r for r in still(pending) if r["at"] == cmd.at), None)
+        if roll is None:
+            raise Rejected(N_("that roll is no longer waiting"))
+    else:
+        roll = (mine or still(pending))[0]
+    if roll not in mine:
         raise Rejected(N_("this roll is not yours to enter"))
     if not cmd.app:
         if cmd.faces is None:
             raise Rejected(N_("enter the faces rolled, or let the app roll it"))
         try:
-            rolled_from(pending["roll"]["dice"], cmd.faces)
+            rolled_from(roll["dice"], cmd.faces)
         except DiceError as exc:
             raise Rejected(rules_words(exc)) from None
-    return pending
+    return pending, roll
 
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if isinstance(cmd, SetDice):
         return _set(game, cmd, actor)
     if isinstance(cmd, CallOffRoll):
-        pending = check_entry(game, cmd, actor)
+        pending, _ = check_entry(game, cmd, actor)
         return [Event("roll_called_off", {"id": pending["id"]})]
     raise Rejected(N_("that roll is no longer waiting"))  # pragma: no cover - enter_dice is table.decide's
 
-def rolled_for_now(game: "Game", cmd: Any, events: list[Event]) -> dict | None:
-    """The dice settings a ``set_dice`` leaves when they give the app the dice of the roll that waits (#70: a player's
-    "the app rolls for me" rolls a roll of theirs that waits at once, not left waiting for "Let the app roll it"; so
-    do the GM's "the app rolls the foes" for a foe's, and the app's dice for any), else None."""
+def rolled_for_now(game: "Game", cmd: Any, events: list[Event]) -> tuple[dict, list[dict]] | None:
+    """The dice settings a ``set_dice`` leaves when they give the app the dice of a roll that waits, and those rolls
+    (#70: a player's "the app rolls for me" rolls a roll of theirs that waits at once, not left waiting for "Let the
+    app roll it"; so do the GM's "the app rolls the foes" for a foe's, and the app's dice for any), else None."""
     pending = game.pending_roll
     if not (isinstance(cmd, SetDice) and events and pending):
         return None
     after = {**settings(game), **events[-1].data}
-    return None if table_rolls(game, pending["roll"].get("roller"), after) else after
+    rolls = [r for r in still(pending) if not table_rolls(game, r.get("roller"), after)]
+    return (after, rolls) if rolls else None
 
 def _set(game: "Game", cmd: SetDice, actor: "Actor") -> list[Event]:
     d = settings(game)
@@ -199,6 +236,13 @@ def evolve(game: "Game", event: Event, log) -> None:
                 game.players[p].name for p in d["app_rolls_for"] if p in game.players) or say("nobody")))
     elif event.type == "roll_asked":
         waits.ask(game, "roll", dict(d))
+    elif event.type == "roll_entered":  # one of the rolls asked together (#70): its faces kept till all are in
+        pending = waits.first(game, "roll")
+        if pending and pending["id"] == d["id"]:
+            rolls = [{**r, "faces": d["faces"], "entered": d["entered"]} if r["at"] == d["at"] else r
+                     for r in batch(pending)]
+            left = [r for r in rolls if r.get("faces") is None]
+            waits.ask(game, "roll", {**pending, "rolls": rolls, "roll": left[0] if left else pending["roll"]})
     elif event.type in ("roll_settled", "roll_called_off"):
         gone = waits.keep(game, "roll")
         pending = gone[0] if gone else None
@@ -222,22 +266,40 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     see says "someone out of sight" for it; a foe's numbers (what counts, the chance, the odds: "the d10 and the
     Wild d6", "+6 is added" tell its sheet) are the GM's alone. A player's token's roll is the table's to see
     whole, as before. On the GM's page a player's roll says whose phone asks it (``player``), the GM may still
-    enter it (#70)."""
+    enter it (#70).
+
+    Rolls asked together (#70: a round's initiative) are its ``rows``, one a roll still waiting, each as above with
+    ``at`` (which of them ``enter_dice`` answers); the rest of it is the first this audience enters, else the first.
+    What this audience may not see of them is told once a side (how many hidden foes roll is the GM's)."""
     pending = game.pending_roll
     if not pending:
         return None
-    roll = pending["roll"]
+    unseen = characters.unseen_names(game, actor)  # once, for every purpose and what counts
+    rows, told = [], set()
+    for roll in still(pending):
+        row = _row_view(game, actor, pending["id"], roll, unseen)
+        if row["chooser"] is None:
+            if str(row["purpose"]) in told:
+                continue
+            told.add(str(row["purpose"]))
+        rows.append(row)
+    if not rows:
+        return None
+    first = next((r for r in rows if r["chooser"]), rows[0])
+    return {**first, "rows": rows}
+
+def _row_view(game: "Game", actor: "Actor", roll_id: str, roll: dict, unseen: frozenset[str]) -> dict:
+    """One waiting roll as ``actor`` may be told it (:func:`pending_view`)."""
     token = game.tokens.get(roll.get("roller") or "")
     player = chooser_of(game, roll.get("roller"))
     chooser = actor.role == "gm" or (actor.role == "player" and actor.player_id == player)
     seen = token is not None and (chooser or fog.may_see(game, actor, token))
     numbers = seen and (chooser or player is not None)  # a foe's: the GM's alone
     if seen or chooser:
-        unseen = characters.unseen_names(game, actor)  # once, for the purpose and what counts
         purpose = unnamed(game, actor, words(roll["purpose"]), unseen)
     else:
         purpose = say("for the GM's side") if player is None else say("for a player")
-    out = {"id": pending["id"], "roller_id": token.id if seen else None, "roller": token.name if seen else None,
+    out = {"id": roll_id, "at": roll["at"], "roller_id": token.id if seen else None, "roller": token.name if seen else None,
            "player": game.players[player].name if player and seen else None,
            "purpose": purpose, "needs": unnamed(game, actor, words(roll["needs"]), unseen) if numbers else "",
            "chooser": chooser if seen or chooser else None,
@@ -264,8 +326,10 @@ def _pending_ack(event: Event, actor: "Actor") -> dict:
     """The ``pending_roll`` of a command's answer (``roll_asked``): its dice, roller and chance for whoever enters
     it (its player, the GM); for anyone else (a player whose attack waits for a foe's defense roll) its id alone: a
     foe's numbers and a hidden foe's id are the GM's (#72). An event from before #72 says no player: the GM's."""
-    roll = event.data["roll"]
-    if actor.role != "gm" and not (actor.role == "player" and roll.get("player") == actor.player_id):
+    rolls = event.data.get("rolls") or [event.data["roll"]]
+    roll = next((r for r in rolls if actor.role == "gm"
+                 or (actor.role == "player" and r.get("player") == actor.player_id)), None)
+    if roll is None:
         return {"id": event.data["id"]}
     return {"id": event.data["id"], "dice": roll["dice"], "roller_id": roll["roller"],
             **({"chance": roll["chance"]} if "chance" in roll else {})}
@@ -331,10 +395,12 @@ def wrap(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource | None, decidi
         return deciding.decide(game, cmd, actor, dice)
     if isinstance(cmd, SetDice) and game.pending_roll:
         events = deciding.decide(game, cmd, actor, dice)
-        after = rolled_for_now(game, cmd, events)
-        if after is not None:  # "the app rolls for me" while a roll of theirs waits: the app rolls it now (#70)
-            roll = EnterDice(type="enter_dice", roll_id=game.pending_roll["id"], app=True)
-            return [*events, *_entered(game, roll, actor, dice or RandomDice(), deciding, after)]
+        now = rolled_for_now(game, cmd, events)
+        if now is not None:  # "the app rolls for me" while a roll of theirs waits: the app rolls it now (#70)
+            after, rolls = now
+            source = dice or RandomDice()
+            fills = {r["at"]: (source.roll(r["dice"]).faces, False) for r in rolls}
+            return [*events, *_filled(game, game.pending_roll, fills, source, deciding, after)]
         return events
     source = TableDice([], lambda roller: table_rolls(game, roller), dice or RandomDice())
     try:
@@ -342,21 +408,30 @@ def wrap(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource | None, decidi
     except NeedDice as need:
         return [asked(game, cmd, actor, need)]
 
-def _entered(game: "Game", cmd: EnterDice, actor: "Actor", dice: DiceSource, deciding: Deciding,
-             settings: dict | None = None) -> list[Event]:
-    """The faces of a roll the table was asked for (#59): the waiting command decided again from the start, as its
-    sender, with every roll made so far and these faces (or the app's roll of them); it asks the next roll, or
-    its events come with the roll settled. ``settings``: who rolls what, if not the game's dice settings now (a
-    ``set_dice`` that gives the app a player's dice, in the same step)."""
-    pending = check_entry(game, cmd, actor)
-    made = [list(f) for f in pending["made"]]
+def _entered(game: "Game", cmd: EnterDice, actor: "Actor", dice: DiceSource, deciding: Deciding) -> list[Event]:
+    """The faces of a roll the table was asked for (#59), or the app's roll of them."""
+    pending, roll = check_entry(game, cmd, actor)
+    faces = dice.roll(roll["dice"]).faces if cmd.app else list(cmd.faces)
+    return _filled(game, pending, {roll["at"]: (faces, not cmd.app)}, dice, deciding)
+
+def _filled(game: "Game", pending: dict, fills: dict, dice: DiceSource, deciding: Deciding,
+            settings: dict | None = None) -> list[Event]:
+    """Faces for rolls that wait (``fills``: at -> (faces, entered at the table)). Of rolls asked together, while
+    one is still not in, each is kept (``roll_entered``, #70); once all are in, the waiting command is decided again
+    from the start, as its sender, with every roll made so far: it asks the next roll, or its events come with the
+    roll settled. ``settings``: who rolls what, if not the game's dice settings now (a ``set_dice`` that gives the
+    app a player's dice, in the same step)."""
+    made = [None if f is None else list(f) for f in pending["made"]]
     entered = list(pending.get("entered", [])) + [False] * (len(made) - len(pending.get("entered", [])))
-    if cmd.app:
-        made.append(dice.roll(pending["roll"]["dice"]).faces)
-        entered.append(False)
-    else:
-        made.append(list(cmd.faces))
-        entered.append(True)
+    for roll in batch(pending):
+        at = roll["at"]
+        got = fills.get(at) or ((roll["faces"], roll.get("entered", True)) if roll.get("faces") is not None else None)
+        if got is None:
+            return [Event("roll_entered", {"id": pending["id"], "at": at_, "faces": list(f), "entered": e})
+                    for at_, (f, e) in fills.items()]
+        made += [None] * (at + 1 - len(made))
+        entered += [False] * (at + 1 - len(entered))
+        made[at], entered[at] = list(got[0]), got[1]
     original = deciding.parse(pending["command"])
     sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
     source = TableDice(made, lambda roller: table_rolls(game, roller, settings), dice)

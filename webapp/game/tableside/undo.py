@@ -42,6 +42,9 @@ NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_
                           "foes_played", "foe_passed",
                           # what the foes do once most of them are down (#67): the GM's way of playing them
                           "morale_set"})
+#: the table's dice's records (#59): a roll asked, entered, settled or called off is how a command was decided, not a
+#: step of its own; undo passes over them to the command's events, and never brings back a roll that waited (#70)
+ROLL_RECORDS = frozenset({"roll_asked", "roll_entered", "roll_settled", "roll_called_off"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 #: events that may name a map being prepared (``map_id``): undo restores the active map's alone
@@ -119,7 +122,7 @@ def last_action(game: "Game", events: list[Event], first_seq: int = 1) -> int | 
             return None
         if events[index].data.get("map_id") and events[index].type in _ON_A_MAP:
             continue  # a door or a light on a map being prepared: not the board undo restores
-        if events[index].type not in NOT_UNDOABLE and seq not in game.undone:
+        if events[index].type not in NOT_UNDOABLE | ROLL_RECORDS and seq not in game.undone:
             return seq
     return None
 
@@ -153,7 +156,7 @@ def decide(game: "Game", actor: "Actor", store, game_id: str, replay) -> list[Ev
     with without_memory():  # undo restores the board and tokens, never what players have seen
         before = _parts(state_before(game_id, seq, store, replay))
     now = _parts(game)
-    restore = {k: v for k, v in before.items() if v != now[k]}
+    restore = {k: v for k, v in before.items() if v != now[k] and k != "pending_roll"}  # see ROLL_RECORDS
     return [Event("undone", {"seq": seq, "type": kind, "restore": restore})]
 
 

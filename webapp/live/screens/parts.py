@@ -129,7 +129,7 @@ _TURNS = ("combat_started", "turn_started", "acted")
 _HURT = ("attack_resolved", "soak_rolled", "benny_rerolled", "surrendered")  # a foe that yields (#67)
 #: the table's dice (#59): a roll asked, made or called off redraws its prompt and the prompt whose answer waits for
 #: it (a defense chosen, a Soak or a reroll taken: put away meanwhile)
-_ROLLS = ("roll_asked", "roll_called_off", "roll_settled")
+_ROLLS = ("roll_asked", "roll_entered", "roll_called_off", "roll_settled")
 _SEEN = ("cells_revealed", "cells_hidden")  # the GM's fog brush
 _PAUSE = ("scene_paused", "scene_resumed")
 #: who is under a template changes when a token comes, goes, moves or hides (``changes_for`` leaves these out when
