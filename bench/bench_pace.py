@@ -4,9 +4,10 @@ commands; the plans from six connections are judged by tests/app/test_fair_plans
 
 Against a real `tacmap serve` on loopback: a long evening's game (a log of ``EVENTS`` events: four tokens moved,
 dice rolled) and the biggest map the limits let in (150 x 150, 10,000 wall segments, a player's phone and the table
-screen connected) beside table C, whose GM moves a token over Socket.IO as the page does and times each ack. Table
-C's moves are timed alone and beside the heavy requests in turns (``ROUNDS`` of each: the heavy work paused and
-resumed, so a drift of the machine's own load falls on both alike). Printed per kind of request, for each of
+screen connected) beside table C, whose GM moves a token over Socket.IO as the page does and times each ack. The
+heavy requests are made from a process of their own (``Beside``), as from other devices. Table C's moves are timed
+alone and beside them in turns (``ROUNDS`` of each: the heavy work paused and resumed, so a drift of the machine's
+own load falls on both alike). Printed per kind of request, for each of
 ``runs`` runs: table C's median and p99 alone and beside, their ratio, and how many heavy requests ended; then the
 median of the runs' ratios and p99s against the goal. Not part of the test run.
 
@@ -16,11 +17,11 @@ Run: ``python3 -m bench.bench_pace [runs]`` from the repository root (quiet mach
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -84,30 +85,67 @@ class Table:
         return out
 
 
-class Beside:
-    """``work()`` again and again on a thread of its own while on; ``pause`` waits for the one under way."""
+class Remote:
+    """The server as a process of the heavy requests' own sees it: its address (``Server.api`` needs no more)."""
 
-    def __init__(self, work) -> None:
-        self.work = work
-        self.on, self.stop, self.idle = threading.Event(), threading.Event(), threading.Event()
-        self.done, self.errors = 0, []
-        self.thread = threading.Thread(target=self._loop, daemon=True)
+    def __init__(self, url: str) -> None:
+        self.url = url
 
-    def _loop(self) -> None:
-        while not self.stop.is_set():
-            if not self.on.wait(0.05):
-                self.idle.set()
+    api = Server.api
+
+
+def _beside(what: str, url: str, game: dict, on, stop, idle, ready, done, errors) -> None:
+    """The heavy requests' process: ``what``'s work (``KINDS``) made, then run again and again while ``on``."""
+    links: list = []
+    try:
+        work = dict(KINDS)[what](Remote(url), game, links)
+        ready.set()
+        while not stop.is_set():
+            if not on.wait(0.05):
+                idle.set()
                 continue
-            self.idle.clear()
+            idle.clear()
             try:
-                self.work()
-                self.done += 1
+                work()
+                with done.get_lock():
+                    done.value += 1
             except Exception as exc:  # noqa: BLE001 (printed)
-                self.errors.append(f"{type(exc).__name__}: {exc}")
-                self.stop.wait(0.2)
+                errors.put(f"{type(exc).__name__}: {exc}")
+                stop.wait(0.2)
+    finally:
+        for link in links:
+            link.disconnect()
+
+
+class Beside:
+    """``what``'s heavy requests (``KINDS``) again and again while on, from a process of their own (spawned): the
+    GM's laptop and the table screen are other devices than table C's, and clients in the bench's own process would
+    take turns at its GIL with table C's (reading a replay's drawing beside table C's answer: 1.5x where the
+    server's share is 1.1x). ``pause`` waits for the request under way."""
+
+    def __init__(self, what: str, server: Server, game: dict) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.on, self.stop, self.idle, self.ready = (context.Event() for _ in range(4))
+        self._done = context.Value("i", 0)
+        self._errors = context.SimpleQueue()
+        self.process = context.Process(target=_beside, daemon=True, args=(
+            what, server.url, game, self.on, self.stop, self.idle, self.ready, self._done, self._errors))
+
+    @property
+    def done(self) -> int:
+        return self._done.value
+
+    def errors(self) -> list[str]:
+        out = []
+        while not self._errors.empty():
+            out.append(self._errors.get())
+        return out
 
     def __enter__(self) -> "Beside":
-        self.thread.start()
+        self.process.start()
+        if not self.ready.wait(180):
+            self.process.kill()
+            raise RuntimeError("the heavy requests' process never got ready")
         return self
 
     def pause(self) -> None:
@@ -123,7 +161,9 @@ class Beside:
     def __exit__(self, *exc) -> None:
         self.stop.set()
         self.on.set()
-        self.thread.join(60)
+        self.process.join(60)
+        if self.process.is_alive():
+            self.process.kill()
 
 
 def p99(times: list[float]) -> float:
@@ -131,23 +171,24 @@ def p99(times: list[float]) -> float:
     return ordered[max(0, -(-99 * len(ordered) // 100) - 1)]
 
 
-def paced(table: Table, work, what: str) -> tuple[float, float, float, float]:
-    """One run: table C's moves alone and beside ``work`` in turns: (median alone, p99 alone, median beside, p99
-    beside), seconds."""
+def paced(table: Table, heavy: Beside, what: str) -> tuple[float, float, float, float]:
+    """One run: table C's moves alone and beside ``heavy``'s requests in turns: (median alone, p99 alone, median
+    beside, p99 beside), seconds."""
     alone: list[float] = []
     during: list[float] = []
-    with Beside(work) as heavy:
-        for _ in range(ROUNDS):
-            heavy.pause()
-            alone += table.moves(MOVES // ROUNDS)
-            heavy.resume()
-            during += table.moves(MOVES // ROUNDS)
+    before = heavy.done
+    for _ in range(ROUNDS):
         heavy.pause()
-    if heavy.errors:
-        raise RuntimeError(f"{what}: {heavy.errors[:3]}")
+        alone += table.moves(MOVES // ROUNDS)
+        heavy.resume()
+        during += table.moves(MOVES // ROUNDS)
+    heavy.pause()
+    errors = heavy.errors()
+    if errors:
+        raise RuntimeError(f"{what}: {errors[:3]}")
     base, now = statistics.median(alone), statistics.median(during)
     print(f"  {what:<18} alone {base * 1000:6.1f} ms (p99 {p99(alone) * 1000:4.0f})   beside {now * 1000:6.1f} ms "
-          f"(p99 {p99(during) * 1000:4.0f})   {now / base:4.2f}x   {heavy.done} done", flush=True)
+          f"(p99 {p99(during) * 1000:4.0f})   {now / base:4.2f}x   {heavy.done - before} done", flush=True)
     return base, p99(alone), now, p99(during)
 
 
@@ -230,14 +271,9 @@ def main(argv: list[str]) -> None:
         table = Table(server)
         table.moves(5)  # warm
         results = []
-        for what, make in KINDS:
-            links: list = []
-            try:
-                work = make(server, game, links)
-                found = [paced(table, work, what) for _ in range(runs)]
-            finally:
-                for link in links:
-                    link.disconnect()
+        for what, _make in KINDS:
+            with Beside(what, server, game) as heavy:
+                found = [paced(table, heavy, what) for _ in range(runs)]
             ratio = statistics.median(now / base for base, _, now, _ in found)
             tail = statistics.median(t for *_, t in found)
             results.append((what, ratio, tail))
