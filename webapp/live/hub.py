@@ -93,6 +93,7 @@ class Hub:
         self._heavy: set[str] = set()  # games with a command that redraws the whole map running or waiting
         # commands being carried out in this process now, and when the last one ended (``quiet_for``)
         self._running = 0
+        self._light = 0  # of them, those neither HEAVY nor a view: another table's move, a roll (``light_running``)
         self._ran_at = 0.0
 
     @property
@@ -215,21 +216,31 @@ class Hub:
         with self._guard:
             return 0.0 if self._running else time.monotonic() - self._ran_at
 
+    def light_running(self) -> bool:
+        """Whether a command that is neither HEAVY nor a view is being carried out (a move, a roll): a GM's heavy
+        request (a replay's jump) lets it finish first, between two of its parts (``replaying.others_first``, #72)."""
+        return self._light > 0
+
     @contextlib.contextmanager
-    def _running_command(self):
-        """Counts the command carried out meanwhile (``quiet_for``)."""
+    def _running_command(self, light: bool):
+        """Counts the command carried out meanwhile (``quiet_for``; ``light``: ``light_running``'s)."""
         with self._guard:
             self._running += 1
+            self._light += light
         try:
             yield
         finally:
             with self._guard:
                 self._running -= 1
+                self._light -= light
                 self._ran_at = time.monotonic()
 
     def _execute(self, game_id: str, actor: Actor, payload: Any, sending: Sending) -> Committed:
-        with self._running_command():
-            if not (isinstance(payload, dict) and payload.get("type") in HEAVY):
+        kind = payload.get("type") if isinstance(payload, dict) else None
+        heavy = kind in HEAVY
+        # a view (a replay's jump) takes turns with the rest: it is not what another one waits for
+        with self._running_command(light=not heavy and ROUTES.get(kind, (None,))[0] != "view"):
+            if not heavy:
                 return self._execute_one(game_id, actor, payload, sending)
             with self._guard:
                 if game_id in self._heavy:
