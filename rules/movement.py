@@ -321,17 +321,20 @@ class _Nearest:
     def __init__(self, groups, most, below: float, terr: list, worst: float) -> None:
         self.groups = [(g, []) for g in groups if g]  # each group's cells, and the ways back of those popped
         self.most, self.below, self.terr, self.worst = most, below, terr, worst
+        self.popped: set[int] = set()  # cells popped: a cell comes off the heap once a parity (alternating diagonals)
 
     def settle(self, i: int, d: float) -> bool:
         floor = d - self.worst  # no cell to come is nearer by the way back than this
         if floor >= self.below:
             return True
+        first = i not in self.popped  # its first pop is its least cost; a later one (its other parity) is no new cell
+        self.popped.add(i)
         back = d - self.terr[i]
         left = []
         for cells, seen in self.groups:
             if self.most is not None and len(seen) >= self.most and floor > seen[self.most - 1]:
                 continue  # its nearest known, with their ties
-            if i in cells:
+            if first and i in cells:
                 insort(seen, back)
             left.append((cells, seen))
         self.groups = left

@@ -4,7 +4,7 @@ search (reachable / shortest_path) against an independent brute force."""
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rules.board import STEPS, Board
@@ -237,6 +237,9 @@ _CELLS = st.lists(st.tuples(st.integers(0, 23), st.integers(0, 17)), min_size=0,
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 10_000), st.booleans(), st.sampled_from(POLICIES), st.lists(_CELLS, min_size=1, max_size=3),
        st.sampled_from([None, 1, 3, 6]), st.one_of(st.none(), st.integers(0, 30)))
+# a group of four, six wanted, alternating diagonals: each cell popped once a parity counted twice, so the group
+# seemed to have its six after three cells and the search stopped before its fourth (found by a suite run)
+@example(seed=0, hexes=False, policy="alternating", groups=[[(0, 0), (0, 1), (0, 7), (1, 0)]], most=6, below=None)
 def test_the_ways_back_from_each_groups_nearest_cells_are_the_whole_searchs(seed, hexes, policy, groups, most, below):
     """A foe closing in (#67) reads the way to a hero from only the nearest squares of each way's move: the search
     from the hero stops once those are known. Each cell it gives has the whole search's cost; each group's ``most``
