@@ -130,7 +130,7 @@ def alone_then_beside(ask, flood, rest: float = 0.0) -> tuple[list[float], list[
 @pytest.mark.serial  # it times answers against a baseline: alone, in scripts/test's serial part
 def test_another_games_plan_waits_only_its_own_reckoning_while_one_game_floods(served):
     """(a) B's plan alone, then while A's GM floods from six connections: B's median within ``B_SLOWER`` times
-    its median alone (B shares the GIL with A's one reckoning and the loop, and never queues behind A's)."""
+    its median alone (B is reckoned in the other worker process, beside A's one reckoning, never queued behind A's)."""
     a, b = big_fight(served), a_fight(served, width=7, height=5, foes=1, heroes=1, name="Small fight")
     status, _body, a_alone = plan(served, a)
     assert status == 200
