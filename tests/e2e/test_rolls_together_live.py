@@ -61,6 +61,7 @@ def test_a_rounds_initiative_asks_every_phone_and_the_gms_foes_at_once(seeded_di
         expect(screen.locator("#roll-prompt")).to_contain_text(f"{name}: initiative")
     shot(phones["Bo"], "rolls-together-phone")
     shot(gm, "rolls-together-gm")
+    shot(screen, "rolls-together-screen")
 
     # the reverse order: the GM's foes, then Ned's phone; Mira's pad still there all along
     enter(gm, rows.filter(has_text="Grunt: initiative"), 1)

@@ -27,7 +27,6 @@ or from the store's snapshot when that is nearer (``jumped``); the timeline is t
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -111,7 +110,7 @@ def others_first(busy: Callable[[], bool] | None = None) -> None:
     first), at most ``MOST_WAIT``, so the request holds the loop a part at a time, never the whole of it (#72);
     elsewhere nothing. ``busy``: whether another table's command is under way (``Hub.light_running``): the part
     then waits for it to end too, at most ``BUSY_WAIT`` (a move waits for the store's write with the loop idle
-    meanwhile, and a part taken in each such gap made each move 1.5 times as long)."""
+    meanwhile, and a part taken in each such gap made each move 1.2-1.4 times as long)."""
     if monkey.is_module_patched("time"):
         import gevent
 
@@ -450,13 +449,16 @@ class Replays:
             if cmd.at > history.head:
                 raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
             history.may_replay(actor, cmd.at)
-            turns = functools.partial(others_first, self.hub.light_running)
-            turns()
-            past = history.state_at(cmd.at, between=turns)
-            turns()
+            self._turns()
+            past = history.state_at(cmd.at, between=self._turns)
+            self._turns()
             self._show(game_id, actor, audiences, history, past, cmd.at)
             banner = language.words(replay_view.banner(history, cmd.at, actor, past))  # in the sender's words
         return {"replay": {"at": cmd.at, "head": history.head, "on": audiences, "banner": banner}}
+
+    def _turns(self) -> None:
+        """Between two parts of a jump: the other tables first, and another table's command under way (#72)."""
+        others_first(self.hub.light_running)
 
     def _show(self, game_id: str, actor: Actor, audiences: list[str], history: replay_view.History, past,
               at: int) -> None:
@@ -531,15 +533,14 @@ class Replays:
         else:  # the audience's devices, once per language they read, as a live update (#37)
             groups = hub.fanout.language_groups(game, audience)
         line = replay_view.banner(history, at, actor, past)
-        turns = functools.partial(others_first, hub.light_running)  # another table's command under way first
         for lang, to in groups.items():
             with self._context(), language.speaking(lang):
                 html = render.fragments(past, actor, render.EVERYTHING, online=hub.online_players(game_id),
-                                        extra=hub.fanout.shown_to_all(game_id), between=turns)
+                                        extra=hub.fanout.shown_to_all(game_id), between=self._turns)
                 said = language.words(line)
             hub.socketio.emit("replay", {"at": at, "head": history.head, "banner": said, "html": html},
                               to=to if len(to) > 1 else to[0])
-            turns()  # each screen's drawing a part of its own (#72)
+            self._turns()  # each screen's drawing a part of its own (#72)
 
     def _back(self, game_id: str, audience: str) -> None:
         """This audience shows the present again: a fresh copy of everything, and the live updates from now on."""
