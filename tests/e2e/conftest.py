@@ -19,6 +19,8 @@ import pytest
 
 from tests.helpers import TACMAP, api_call, free_port
 
+from pagepool import PagePool
+
 CHROMIUM = os.environ.get("TACMAP_CHROMIUM", "/usr/bin/chromium")
 #: the name phones reach the laptop by in these tests: not loopback, so (as at a real table, where a phone opens
 #: http://192.168.x.y) the page is not a secure context; Chromium resolves it to this machine's loopback
@@ -382,24 +384,38 @@ def page_errors(request):
         pytest.fail(errors.report(), pytrace=False)
 
 
+@pytest.fixture(scope="session")
+def page_pool(browser):
+    """The pages this worker keeps between its tests (tests/e2e/pagepool.py: why, and what a kept page keeps)."""
+    return PagePool(browser)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report on the test (``item.passed_phases``): new_page keeps a page only after a test that passed."""
+    report = (yield).get_result()
+    if report.passed:
+        item.passed_phases = getattr(item, "passed_phases", set()) | {report.when}
+
+
 @pytest.fixture
-def new_page(browser, page_errors):
+def new_page(page_pool, page_errors, request):
     """Pages in separate browser contexts (separate cookies: GM, player, screen); their errors fail the test
-    (page_errors)."""
-    contexts = []
+    (page_errors). Each is a page an earlier test of this worker left, emptied, where one of the same kind is free
+    (page_pool), else a new one in a new context."""
+    kept = []
 
     def make(viewport=None, **kw):
-        ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **kw)
-        contexts.append(ctx)
-        page_errors.watch_context(ctx)
-        page = ctx.new_page()
-        page_errors.watch(page)
-        page.set_default_timeout(10000)
-        return page
+        page = page_pool.take(viewport, kw)
+        kept.append(page)
+        page_errors.watch_context(page.context)
+        page_errors.watch(page.page)
+        return page.page
 
     yield make
-    for ctx in contexts:
-        ctx.close()
+    passed = "call" in getattr(request.node, "passed_phases", set()) and not page_errors.found
+    for page in kept:
+        page_pool.give_back(page, passed)
 
 
 @pytest.fixture
