@@ -77,9 +77,17 @@
       const s = svg();
       const from = shown;
       const jump = now || !from || drawnOn !== s || document.hidden;
+      // the box it shows already (most updates: a roll, a turn, a move the view does not follow): no glide, whose
+      // 27 frames each drew the whole TV again for nothing (#71: two thirds of a fight's paints on the TV)
+      const still = !jump && t.box.every((v, i) => Math.abs(v - from[i]) < 1e-4);
       drawnOn = s;
       s.dataset.scale = t.scale.toFixed(3); // pixels per square, as drawn (tests and the GM's page read it)
       s.dataset.view = readView().mode;
+      if (still) { // (the names were laid out again by map.js's own update)
+        s.dataset.settled = "1";
+        report(t);
+        return;
+      }
       if (jump) {
         shown = t.box; setBox(shown); report(t);
         if (window.tacmap && window.tacmap.relayout) window.tacmap.relayout();

@@ -1,7 +1,7 @@
 """The GM drives the table screen (#27), in Chromium against a real server: squares true to scale on a
 1920 px TV, a followed token kept in the middle of the screen as it moves, the GM's outline of what the
 TV shows (dragged to pan the TV, wheeled to zoom it) and the "what the table sees" preview, and the
-calibration aid on the TV."""
+calibration aid on the TV; an update that leaves the view where it is does not redraw it (#71)."""
 
 from __future__ import annotations
 
@@ -111,6 +111,43 @@ def test_follow_keeps_the_token_in_the_middle_of_the_screen(server, new_page, sh
     dx, dy = off_centre(tv, runner)
     assert abs(dx) < 2 and abs(dy) < 2, (dx, dy)
     shot(tv, "screen-follow-moved")
+
+
+def test_an_update_that_leaves_the_view_where_it_is_draws_no_glide_and_one_that_moves_it_glides(server, new_page):
+    """#71: every update used to glide the TV's view to where it already was, 27 frames that each drew the whole
+    TV again (two thirds of a fight's paints on the TV). A move the view does not follow changes the viewBox not
+    once; a followed token's move still glides to its new centre, in several steps."""
+    game = new_game(server, name="Still")
+    runner = add_token(server, game, "Runner", 3, 3, kind="pc")
+    hound = add_token(server, game, "Hound", 6, 4)
+    tv = new_page(**TV)
+    tv.goto(screen_url(server, game))
+    expect(tv.locator("#conn")).to_have_text("live")
+    set_view(server, game, follow=runner, zoom=2.5)
+    settled(tv)
+    tv.evaluate("""() => {
+        window.__boxes = [];
+        new MutationObserver((records) => records.forEach((r) => window.__boxes.push(r.target.getAttribute('viewBox'))))
+            .observe(document.getElementById('map'), {attributes: true, attributeFilter: ['viewBox']});
+    }""")
+    for x in (7, 8, 9):  # the hound moves: the view follows the runner, who stays
+        status, reply = server.api("POST", f"/api/games/{game['id']}/commands",
+                                   {"type": "move_token", "token_id": hound, "x": x, "y": 4}, game["gm_token"])
+        assert status == 200, reply
+        LAST_SEQ[0] = reply["seq"]
+        expect(tv.locator(f'#token-{hound}[data-x="{x}"]')).to_have_count(1)
+        settled(tv)
+    tv.wait_for_timeout(300)
+    assert tv.evaluate("window.__boxes") == []
+    status, reply = server.api("POST", f"/api/games/{game['id']}/commands",
+                               {"type": "move_token", "token_id": runner, "x": 12, "y": 8}, game["gm_token"])
+    assert status == 200, reply
+    LAST_SEQ[0] = reply["seq"]
+    settled(tv)
+    boxes = tv.evaluate("window.__boxes")
+    assert len(set(boxes)) > 3, boxes  # a glide, not a jump
+    dx, dy = off_centre(tv, runner)
+    assert abs(dx) < 2 and abs(dy) < 2, (dx, dy)
 
 
 def test_the_gm_sees_and_drags_the_tv_outline_and_a_preview(server, new_page, shot):
