@@ -4,8 +4,9 @@ Every d100 is 1/100 (01-00), so the odds of an attack can be counted
 exactly by scripting each roll through the real ``attack()``; where a
 sequence has three or more rolls (100 x 100 x 100 ways and more) its first two
 rolls are still counted face by face and only the rest are rolled by seeded
-dice, a Monte Carlo with a tolerance (4 standard errors of that design,
-bounded below) that a wrong rule would exceed (#71).
+dice, a Monte Carlo with a tolerance (4 standard errors of that design, a
+bound no wider than that of the Monte Carlo of whole attacks it replaced)
+that a wrong rule would exceed (#71).
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ class _FirstTwoFacesCounted:
     ],
 )
 def test_odds_match_a_monte_carlo_of_the_whole_attack(attacker, target, weapon, distance, options):
-    """The first two rolls face by face, the rest (the soak) seeded, REPEATS runs each: every wounds line within 4
+    """The first two rolls face by face (attack and block; GRIT and attack), the rest (the soak; the dodge and the
+    soak) seeded, REPEATS runs each: every wounds line within 4
     standard errors of that design (``_FirstTwoFacesCounted.standard_error``), none of them more than 20,000
     attacks rolled whole would have (sqrt(p (1 - p) / 20,000))."""
     req = AttackRequest(combatant("h", **attacker), combatant("f", **target), weapon, distance, None, options)
