@@ -12,6 +12,7 @@ import pytest
 
 from tests.helpers import bearer, command as send, join, state
 from webapp import create_app
+from webapp.live.server import throttle
 
 GRID = {"width": 12, "height": 8}
 PORT = {"zones": [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
@@ -20,8 +21,12 @@ PORT = {"zones": [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
 
 @pytest.fixture
 def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "7"}).test_client()
+    """The app with a throttle each seat never reaches here (#71: the hundreds of attacks these checks send waited
+    7 s a test for the table's pace; the throttle itself is tried in tests/app/test_network.py)."""
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                      "DICE_SEED": "7"})
+    app.extensions["tacmap"].seats = throttle.Seats(rate=1000.0, burst=1000)
+    return app.test_client()
 
 
 def game(client, system, spots):
