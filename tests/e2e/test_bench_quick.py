@@ -31,7 +31,7 @@ pytestmark = [
     pytest.mark.skipif(binaries() is None, reason="PostgreSQL is not installed (scripts/test installs it)"),
 ]
 
-RUN_LIMIT = 360  # seconds: about 70 s on a quiet 2-core machine (bench/README.md, "--quick"), minutes on a busy one
+RUN_LIMIT = 360  # seconds: about 80 s on a quiet 2-core machine (bench/README.md, "--quick"), minutes on a busy one
 
 #: each section's heading in the table (bench/__main__.py, its rows' section titles)
 HEADINGS = {
