@@ -130,7 +130,10 @@ def test_the_table_screens_turn_order_marks_the_rows_it_cannot_show(server, new_
     for _ in range(14):
         status, body = send(server, game, {"type": "next_turn"})
         assert status == 200, body
-    screen.wait_for_function("() => +document.getElementById('combat').dataset.hiddenAbove > 0")
+    # (judged once the screen has the last turn: an earlier update's column, swapped out by a later one, was read
+    # half drawn in a fresh-clone run, #71)
+    screen.wait_for_function("""(seq) => +document.getElementById('live').dataset.seq >= seq
+        && +document.getElementById('combat').dataset.hiddenAbove > 0""", arg=body["seq"])
     cue = screen.evaluate("() => getComputedStyle(document.querySelector('#combat h2'), '::after').content")
     assert cue == '"…"', cue
     shot(screen, "look-screen-turn-order-cue")
