@@ -2,10 +2,10 @@
 earlier test of the same kind (the same viewport and context options) where one is free, instead of a new browser
 context and a new page.
 
-Why: opening a page is most of what a browser test costs. Measured on a 2-core machine (Chromium 156, CPU of the
-whole machine per page): a new context with a new page and the GM page loaded, 1.7 s; the same page loaded again
-in a kept page, 0.9 s (phones and the table screen: 1.1-1.3 s and about 0.6 s). The browser part opens some 800
-pages. A new context costs a browser process's work and a new renderer process; a kept page has both.
+Why: opening a page is a good part of what a short browser test costs. Measured on a 2-core machine (Chromium
+156, CPU of the whole machine per page): a new context with a new page and the GM page loaded, 1.7 s; the same
+page loaded again in a page already made, 0.9 s (phones and the table screen, new: 1.0-1.3 s). A new context costs
+the browser process's work and a new renderer process; a kept page has both. Three test files took 4.5% less CPU.
 
 What a kept page keeps of its last test: nothing a test could read. It is handed back only when its test passed
 and it was used in ways that can be undone, and then undone:
@@ -20,8 +20,9 @@ and it was used in ways that can be undone, and then undone:
 
 A page whose test failed, that went to a second origin (the LAN name and loopback are two: their storage could
 not both be emptied the same way), that a test gave an init script, an exposed function, a route, a DevTools
-command other than input (touches are sent so), media emulation, permissions, a geolocation or extra headers, or that would not leave its page (a
-``beforeunload`` that holds it), is closed with its context, as every page was before. What stays is the browser's
+command other than input (touches are sent so), media emulation, permissions, a geolocation or extra headers, or
+that would not leave its page (a ``beforeunload`` that holds it), is closed with its context, as every page was
+before. What stays is the browser's
 HTTP cache of the static files, as a phone at a real table keeps it between two evenings.
 """
 
@@ -150,7 +151,6 @@ class PagePool:
     def __init__(self, browser) -> None:
         self.browser = browser
         self.free: dict[str, list] = {}
-        self.made = self.reused = 0
 
     def take(self, viewport: dict | None, kw: dict) -> Kept:
         viewport = viewport or {"width": 1280, "height": 800}
@@ -158,11 +158,9 @@ class PagePool:
         free = self.free.get(key)
         if free:
             page = free.pop()
-            self.reused += 1
         else:
             page = self.browser.new_context(viewport=viewport, **kw).new_page()
             page.set_default_timeout(TIMEOUT)
-            self.made += 1
         return Kept(page, key, viewport)
 
     def give_back(self, kept: Kept, passed: bool) -> None:
