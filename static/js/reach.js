@@ -5,6 +5,10 @@
   "use strict";
   const SVG_NS = "http://www.w3.org/2000/svg";
   let reach = null; // {id, left, unit, size, costs: Map "x,y" -> cost}
+  // the drag in hand: {id, cell} (the cell it is over now). The server's answer may come after the pointer has
+  // stopped (a busy server, a slow Wi-Fi): it draws the ruler for where the token is then, and an answer that comes
+  // after the drop draws nothing (#71)
+  let held = null;
   const grid = () => window.tacgrid.of(document.getElementById("map")); // squares or hexes (grid.js)
 
   function layer() {
@@ -78,9 +82,10 @@
   document.addEventListener("tacmap:dragstart", async (e) => {
     clear();
     if (!window.tacmap) return;
-    const id = e.detail.id;
+    const id = e.detail.id, drag = { id: id, cell: e.detail.from };
+    held = drag;
     const ack = await window.tacmap.command({ type: "reach", token_id: id });
-    if (!ack.ok) return;
+    if (!ack.ok || held !== drag) return; // refused, or dropped (or another picked up) before the answer came
     const g = layer();
     reach = { id: id, left: ack.left, unit: ack.unit, size: ack.cell_size, tokenSize: ack.size || 1, costs: new Map() };
     const frag = document.createDocumentFragment();
@@ -108,7 +113,14 @@
       }
     }
     g.replaceChildren(frag);
+    if (drag.cell[0] !== e.detail.from[0] || drag.cell[1] !== e.detail.from[1]) ruler(drag.cell);
   });
-  document.addEventListener("tacmap:dragcell", (e) => { if (reach && reach.id === e.detail.id) ruler(e.detail.cell); });
-  document.addEventListener("tacmap:dragend", clear);
+  document.addEventListener("tacmap:dragcell", (e) => {
+    if (held && held.id === e.detail.id) held.cell = e.detail.cell;
+    if (reach && reach.id === e.detail.id) ruler(e.detail.cell);
+  });
+  document.addEventListener("tacmap:dragend", (e) => {
+    if (held && held.id === e.detail.id) held = null;
+    clear();
+  });
 })();

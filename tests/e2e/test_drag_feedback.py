@@ -352,3 +352,54 @@ def test_template_previews_go_out_once_a_frame_and_the_last_place_always_arrives
         expect(page.locator("#layer-templates .area-template")).to_have_attribute("data-y", "7.5")
     expect(gm.locator(shape)).not_to_have_attribute("transform", re.compile("."))  # landed: no shift left
     assert gm.evaluate("window.__sent[window.__sent.length - 1].done")
+
+
+def test_a_slow_reach_answer_draws_the_ruler_where_the_token_stopped_and_one_after_the_drop_draws_nothing(
+        server, new_page, shot):
+    """The squares a picked-up token can reach come from the server. An answer that comes after the pointer has
+    stopped (a busy server: a fresh-clone CI run caught it) still puts the ruler by the token, for the square it is
+    over; one that comes after the drop leaves no shading on the map."""
+    status, game = server.api("POST", "/api/games", {"name": "Slow reach", "system": "savage_worlds"})
+    assert status == 201, game
+    gm_key = game["gm_token"]
+    scout = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Scout", "x": 2, "y": 2}, gm_key)[1]["id"]
+    assert server.api("POST", f"/api/games/{game['id']}/commands", {"type": "start_combat", "token_ids": [scout]},
+                      gm_key)[0] == 200
+    links: list[Link] = []
+    gm = routed(new_page, links)(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    link = links[0]
+    wait_upgraded(gm, link)
+    link.kinds = ("reach",)
+    answered = "() => !window.tacmap.waiting().includes('reach')"
+
+    # picked up and moved three squares while the server holds the answer: no ruler yet, then the answer puts it
+    # over the square the token stopped on
+    link.hold = True
+    sx, sy = cell_center(gm, 2, 2)
+    tx, ty = cell_center(gm, 2, 5)
+    gm.mouse.move(sx, sy)
+    gm.mouse.down()
+    gm.mouse.move(tx, ty, steps=6)
+    wait_for(gm, lambda: len(link.held) == 1, "the reach command never went out")
+    assert gm.locator("#reach-ruler").count() == 0
+    link.release()
+    gm.wait_for_function(answered)
+    expect(gm.locator("#reach-ruler")).to_have_text('3" of 6"')
+    assert gm.locator("#reach-ruler").get_attribute("x") == "2.5"
+    assert gm.locator("#layer-reach .reach-cell").count() > 0
+    shot(gm, "drag-slow-reach-ruler")
+    gm.mouse.up()
+    expect(gm.locator("#layer-reach > *")).to_have_count(0)
+
+    # picked up and dropped before the answer: the late answer draws neither shading nor ruler
+    at(gm, scout, 2, 5).to_be_attached()
+    link.hold = True
+    drop(gm, scout, (2, 5), (3, 5))
+    wait_for(gm, lambda: len(link.held) == 1, "the reach command never went out")
+    at(gm, scout, 3, 5).to_be_attached()
+    link.release()
+    gm.wait_for_function(answered)
+    gm.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    expect(gm.locator("#layer-reach > *")).to_have_count(0)
