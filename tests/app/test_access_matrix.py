@@ -249,6 +249,9 @@ def request_for(endpoint: str, t: dict):
         "api.state": ("GET", f"/api/games/{g}/state", None),
         "api.suggestions": ("GET", f"/api/games/{g}/suggestions/{t['ids']['Ogre']}", None),  # #60
         "game.foe_plans": ("GET", f"/games/{g}/foe-plans/{t['ids']['Ogre']}", None),  # #60
+        "api.start_forecast": ("POST", f"/api/games/{g}/forecast", {"runs": 1}),  # #68
+        "api.forecast_figures": ("GET", f"/api/games/{g}/forecast/none", None),
+        "api.stop_forecast": ("DELETE", f"/api/games/{g}/forecast/none", None),
         "api.command": ("POST", f"/api/games/{g}/commands", {"type": "roll", "expr": "d6"}),
         "api.import_map": ("POST", f"/api/games/{g}/maps", {}),
         "api.map_picture": ("POST", f"/api/games/{g}/maps/active/picture", {}),
@@ -320,8 +323,8 @@ def test_each_route_by_each_role_gets_the_matrix_answer(app, hub, endpoint):
         method, path, body = request_for(endpoint, t)
         client, headers = client_as(app, t, role, api)
         before = snapshot(hub, t["id"])
-        if method == "GET":
-            r = client.get(path, headers=headers)
+        if method in ("GET", "DELETE"):
+            r = client.open(path, method=method, headers=headers)
         elif api:
             r = client.post(path, json=body, headers=headers)
         else:

@@ -112,4 +112,5 @@ def test_the_check_fails_on_a_new_module_it_does_not_name_and_on_a_name_that_is_
     # a room that no longer exists
     gone = text.replace("    foes/         the foes, live", "    foe/          the foes, live")
     assert mismatches(gone, actual)[1] == ["webapp/live/foe/fairness.py", "webapp/live/foe/foeplay.py",
-                                           "webapp/live/foe/suggesting.py", "webapp/live/foe/"]
+                                           "webapp/live/foe/forecasting.py", "webapp/live/foe/suggesting.py",
+                                           "webapp/live/foe/"]

@@ -266,6 +266,9 @@ ROUTES: dict[str, Route] = {
     "api.command": _route(GM, PLAYER, SCREEN, anonymous=401),  # the command's own row decides then (422)
     # a foe's plans (#60): the GM's alone; a player's or the screen's key gets 403 and nothing else
     "api.suggestions": _route(GM, anonymous=401, message="suggestions are for the GM"),
+    # the forecast of a fight (#68): the GM's alone; a player's, the screen's or a stranger's key gets 403 and nothing else
+    **{f"api.{name}": _route(GM, anonymous=403, message="the forecast is for the GM")
+       for name in ("start_forecast", "forecast_figures", "stop_forecast")},
     "api.import_map": _route(GM, anonymous=401, message="only the GM imports maps"),
     "api.map_picture": _route(GM, anonymous=401, message="only the GM sets a map's picture"),
     "maps.page_import": _route(GM, message=N_("Only the GM imports maps.")),

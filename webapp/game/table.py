@@ -224,6 +224,15 @@ def evolve(game: Game, event: Event) -> None:
         after(game)
 
 
+def settle(game: Game, payload: Any, actor: Actor, dice: DiceSource | None = None) -> list[Event]:
+    """A command decided and applied at once, on a game nobody else reads (a forecast's run, #68): its events;
+    Rejected as ``decide``."""
+    events = decide(game, parse_command(payload), actor, dice)
+    for event in events:
+        evolve(game, event)
+    return events
+
+
 def empty_game(game_id: str) -> Game:
     """The state before the first event (game_created fills it in)."""
     return Game(id=game_id, name="", system="", board=Board(1, 1))

@@ -200,6 +200,91 @@ def suggestions(game_id: str, token_id: str):
                        not_reckoned=str(words(exc.message, language))), 501
 
 
+def _forecasts(game_id: str):
+    """The GM's forecasts (#68): a player's, the table screen's or a stranger's key, 403 and nothing else."""
+    from ..live.foes import forecasting
+
+    _game_or_404(game_id)
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer ") or not header[7:].strip():
+        abort(401, "send 'Authorization: Bearer <token>' (the gm token)")
+    actor = hub().authenticate(game_id, header[7:].strip(), password=request.headers.get("X-Tacmap-Password"))
+    if actor is None or actor.role != "gm" or actor.by is not None:  # a player's, the screen's, a stranger's key
+        abort(403, "the forecast is for the GM")
+    return forecasting.of(hub())
+
+
+def _whole(body: dict, key: str, default: int, low: int, high: int) -> int:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        abort(400, f"{key}: a whole number from {low} to {high}")
+    return value
+
+
+def _ids(body: dict, key: str) -> list[str] | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > 100 or not all(isinstance(i, str) for i in value):
+        abort(400, f"{key}: a list of token ids (100 at most)")
+    return value
+
+
+@bp.post("/games/<game_id>/forecast")
+def start_forecast(game_id: str):
+    """A forecast of the fight (#68), the GM's: ``{"runs": 1-5000 (500), "seed"?: int, "from": "start" | "now",
+    "token_ids"?: [...], "players": "bold" | "careful", "without"?: [...], "tactics"?: {token: tactic}}`` -> 202
+    ``{"id"}``; its figures at ``GET .../forecast/<id>`` as the runs finish; ``DELETE`` stops it. A second replaces
+    the first. Nothing in the game changes; no one but the GM hears of it."""
+    import secrets
+
+    from ..game.planning import forecast, suggestions
+
+    forecasts = _forecasts(game_id)
+    body = _json_body()
+    unknown = set(body) - {"runs", "seed", "from", "token_ids", "players", "without", "tactics"}
+    if unknown:
+        abort(400, f"unknown field: {sorted(unknown)[0]}")
+    runs = _whole(body, "runs", 500, 1, 5000)
+    seed = _whole(body, "seed", secrets.randbelow(2**31), 0, 2**31 - 1)
+    where = body.get("from", "start")
+    if where not in ("start", "now"):
+        abort(400, "from: start or now")
+    players = body.get("players", "bold")
+    if players not in forecast.PLAYERS:
+        abort(400, "players: bold or careful")
+    tactics = body.get("tactics") or {}
+    if (not isinstance(tactics, dict) or len(tactics) > 100
+            or not all(isinstance(t, str) and t in suggestions.TACTICS for t in tactics.values())):
+        abort(400, f"tactics: a token id to one of {', '.join(suggestions.TACTICS)}")
+    game = hub().game(game_id)
+    try:
+        start = forecast.prepared(game, where == "start", _ids(body, "token_ids"), players, tactics,
+                                  _ids(body, "without") or (), indexes=False)
+    except Rejected as exc:
+        abort(422, str(exc))
+    job = forecasts.start(start, game_id, runs, seed)
+    return jsonify(id=job.id), 202
+
+
+@bp.get("/games/<game_id>/forecast/<forecast_id>")
+def forecast_figures(game_id: str, forecast_id: str):
+    """A forecast's figures so far (#68): the GM's."""
+    job = _forecasts(game_id).get(game_id, forecast_id)
+    if job is None:
+        abort(404, "no such forecast (a newer one replaced it, or it was made in another process)")
+    return jsonify(job.as_dict())
+
+
+@bp.delete("/games/<game_id>/forecast/<forecast_id>")
+def stop_forecast(game_id: str, forecast_id: str):
+    """Stops a forecast (#68): its figures so far stay."""
+    job = _forecasts(game_id).stop(game_id, forecast_id)
+    if job is None:
+        abort(404, "no such forecast")
+    return jsonify(job.as_dict())
+
+
 @bp.post("/games/<game_id>/maps")
 def import_map(game_id: str):
     """A Universal VTT file (multipart field ``file``) becomes a new map, shown to everyone."""

@@ -372,18 +372,18 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
     return out
 
 
-def reckon(game: "Game", token_id: str, side: bool = True) -> dict:
+def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False) -> dict:
     """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
     ``{"token_id", "tactic", "now", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are
     ``Say``\\ s, said in the reader's language by the caller). While an attack waits for its answer (a defense, a
     Soak roll, the table's dice: :func:`webapp.game.fight.waiting.plans_wait`), no plans but ``"waiting"``: the words of
     what it waits for. Off its turn (``"now": False``), the plans of its turn were it to begin now
-    (:func:`_turn_begun`): its steps are for its turn, not to be sent before.
-    Rejected: no such foe, or not in the fight; NotReckoned: the system (or the map) has no suggestions."""
+    (:func:`_turn_begun`): its steps are for its turn, not to be sent before. ``anyone``: a player's token's too, by
+    its ``tactics`` (a forecast's copy, #68). Rejected: no such foe, or not in the fight; NotReckoned: none here."""
     token = game.tokens.get(token_id)
     if token is None:
         raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
-    if not is_foe(token):
+    if not anyone and not is_foe(token):
         raise Rejected(N_("%(name)s is a player's token: suggestions are for the GM's foes"), name=token.name)
     system = rules.get(game.system)
     if (game.zones is not None) != (system.board == "zones"):

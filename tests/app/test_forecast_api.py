@@ -1,0 +1,111 @@
+"""The GM's forecast over the JSON API (#68): ``POST /api/games/<id>/forecast`` -> 202 and an id, its figures fill in
+at ``GET .../forecast/<id>`` as the runs finish, the same seed gives the same figures, ``DELETE`` stops it, a second
+replaces the first; a player's, the table screen's and a stranger's key get 403 and nothing else, nothing of it
+reaches a phone or the table screen over Socket.IO, and the game does not change."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.helpers import bearer, game_with, state
+
+SHEETS = {"Ann": {}, "Bob": {}, "Orc": {}, "Imp": {}}
+WHERE = [("Ann", (1, 2), True), ("Bob", (1, 5), True), ("Orc", (8, 3), False), ("Imp", (8, 6), False)]
+
+
+def _fight(client):
+    from rules import get
+
+    sheet = get("savage_worlds").default_sheet()
+    return game_with(client, "savage_worlds", {"width": 10, "height": 8}, WHERE,
+                     sheets={name: {**sheet, "name": name} for name in SHEETS})
+
+
+def _url(g, fid: str | None = None) -> str:
+    return f"/api/games/{g['id']}/forecast" + (f"/{fid}" if fid else "")
+
+
+def _until_done(client, g, fid: str, seconds: float = 60) -> dict:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = client.get(_url(g, fid), headers=bearer(g["gm_token"]))
+        assert got.status_code == 200, got.get_data(as_text=True)
+        if got.json["done"] or got.json.get("error"):
+            return got.json
+        time.sleep(0.05)
+    raise AssertionError("the forecast did not finish")
+
+
+@pytest.mark.app_config(DEMO=False, ASYNC_MODE="threading")
+def test_the_gm_forecasts_and_the_figures_fill_in_the_same_seed_giving_the_same_figures(app, client):
+    g, _, ids = _fight(client)
+    before = state(client, g)["seq"]
+    made = client.post(_url(g), json={"runs": 6, "seed": 9}, headers=bearer(g["gm_token"]))
+    assert made.status_code == 202 and set(made.json) == {"id"}, made.get_data(as_text=True)
+    figures = _until_done(client, g, made.json["id"])
+    assert figures["runs_done"] == 6 and figures["seed"] == 9 and "error" not in figures, figures
+    assert 0.0 <= figures["party_wins"] <= 1.0 and figures["interval"][0] <= figures["party_wins"] <= figures["interval"][1]
+    assert set(figures["down"]) <= set(ids.values()) and figures["rounds"]["median"] >= 1
+    again = client.post(_url(g), json={"runs": 6, "seed": 9}, headers=bearer(g["gm_token"]))
+    second = _until_done(client, g, again.json["id"])
+    assert {k: v for k, v in second.items() if k != "id"} == {k: v for k, v in figures.items() if k != "id"}
+    assert state(client, g)["seq"] == before  # nothing in the game changed
+
+
+@pytest.mark.app_config(DEMO=False, ASYNC_MODE="threading")
+def test_stop_and_a_second_forecast_replacing_the_first(app, client):
+    g, _, _ = _fight(client)
+    gm = bearer(g["gm_token"])
+    first = client.post(_url(g), json={"runs": 5000, "seed": 1}, headers=gm).json["id"]
+    end = time.monotonic() + 30
+    while client.get(_url(g, first), headers=gm).json["runs_done"] < 1:  # a first estimate comes soon
+        assert time.monotonic() < end, "no run finished"
+        time.sleep(0.05)
+    stopped = client.delete(_url(g, first), headers=gm)
+    assert stopped.status_code == 200 and stopped.json["stopped"] and not stopped.json["done"]
+    time.sleep(1.0)
+    kept = client.get(_url(g, first), headers=gm).json
+    assert kept["runs_done"] < 5000 and not kept["done"]
+    time.sleep(0.5)
+    assert client.get(_url(g, first), headers=gm).json["runs_done"] == kept["runs_done"]  # it plays no more
+    second = client.post(_url(g), json={"runs": 2000, "seed": 2}, headers=gm).json["id"]
+    third = client.post(_url(g), json={"runs": 2, "seed": 3}, headers=gm).json["id"]
+    assert client.get(_url(g, second), headers=gm).status_code == 404  # replaced
+    assert _until_done(client, g, third)["runs_done"] == 2
+
+
+@pytest.mark.app_config(DEMO=False, ASYNC_MODE="threading")
+def test_only_the_gm_may_forecast_and_nobody_else_hears_of_it(app, client):
+    socketio = app.extensions["tacmap_socketio"]
+    g, mira, _ = _fight(client)
+    player = socketio.test_client(app, auth={"game": g["id"], "token": mira["player_token"]})
+    screen = socketio.test_client(app, auth={"game": g["id"], "token": g["screen_token"]})
+    for live in (player, screen):
+        live.get_received()
+    made = client.post(_url(g), json={"runs": 3, "seed": 4}, headers=bearer(g["gm_token"]))
+    fid = made.json["id"]
+    for key in (mira["player_token"], g["screen_token"], "not-a-key-of-this-game"):
+        for answer in (client.post(_url(g), json={"runs": 3}, headers=bearer(key)),
+                       client.get(_url(g, fid), headers=bearer(key)),
+                       client.delete(_url(g, fid), headers=bearer(key))):
+            assert answer.status_code == 403, (key, answer.status_code)
+            assert fid not in answer.get_data(as_text=True) and "party_wins" not in answer.get_data(as_text=True)
+    _until_done(client, g, fid)
+    heard = json.dumps([live.get_received() for live in (player, screen)])
+    assert "forecast" not in heard and fid not in heard and "party_wins" not in heard
+
+
+@pytest.mark.app_config(DEMO=False, ASYNC_MODE="threading")
+@pytest.mark.parametrize("body, says", [
+    ({"runs": 0}, "runs: a whole number from 1 to 5000"), ({"runs": 5001}, "runs"), ({"runs": "9"}, "runs"),
+    ({"from": "middle"}, "from: start or now"), ({"players": "reckless"}, "players: bold or careful"),
+    ({"token_ids": "all"}, "token_ids"), ({"tactics": {"x": "berserk"}}, "tactics"), ({"colour": 1}, "unknown field"),
+    ({"from": "now"}, "no fight on"),
+])
+def test_a_bad_forecast_request_is_refused_with_the_reason(app, client, body, says):
+    g, _, _ = _fight(client)
+    answer = client.post(_url(g), json=body, headers=bearer(g["gm_token"]))
+    assert answer.status_code in (400, 422) and says in answer.get_data(as_text=True), answer.get_data(as_text=True)
