@@ -136,3 +136,23 @@ def test_wilsons_interval_holds_the_chance_and_stays_within_0_and_1():
     assert forecast.wilson(0, 10)[0] == 0.0 and forecast.wilson(10, 10)[1] == 1.0
     lo, hi = forecast.wilson(50, 100)
     assert lo < 0.5 < hi and abs((hi - lo) - 0.19) < 0.01  # about ±1.96 sd of a half at n=100
+
+
+def test_what_if_a_second_ogre_comes_and_the_heroes_have_a_benny_more():
+    """What if (#68): a foe that comes twice stands beside itself with its own character and the heroes fare worse; a
+    Benny more for each hero is there to spend (Savage Worlds soaks with them), and what the fight cost is counted."""
+    game, ids = make("savage_worlds", [("Ann", "pc", (1, 2), "pad", {}), ("Bob", "pc", (1, 4), "pad", {}),
+                                       ("Ogre", "npc", (7, 3), "bay", {"wild_card": False})])
+    one = forecast.prepared(game, from_start=True)
+    two = forecast.prepared(game, from_start=True, extra=[ids["Ogre"]])
+    twin = ids["Ogre"] + "+1"
+    assert twin in two.ids and two.game.tokens[twin].name == "Ogre +" and twin not in game.tokens
+    assert max(abs(two.game.tokens[twin].x - 7), abs(two.game.tokens[twin].y - 3)) == 1
+    alone = forecast.forecast(one, 12, seed=8, settle=settle).as_dict()
+    doubled = forecast.forecast(two, 12, seed=8, settle=settle).as_dict()
+    assert twin in doubled["down"] and doubled["party_wins"] <= alone["party_wins"], (alone, doubled)
+    rich = forecast.prepared(game, from_start=True, bennies=2)
+    sheets = [c.sheet["bennies"] for c in rich.game.characters.values() if c.token_id in (ids["Ann"], ids["Bob"])]
+    assert sheets == [5, 5] and [c.sheet["bennies"] for c in game.characters.values()][:2] == [3, 3]
+    spent = forecast.forecast(rich, 12, seed=8, settle=settle).as_dict()["costs"]
+    assert set(spent) == {"bennies"} and 0 < spent["bennies"] <= 10, spent  # soaked with, over the two heroes

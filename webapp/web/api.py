@@ -233,8 +233,8 @@ def _ids(body: dict, key: str) -> list[str] | None:
 @bp.post("/games/<game_id>/forecast")
 def start_forecast(game_id: str):
     """A forecast of the fight (#68), the GM's: ``{"runs": 1-5000 (500), "seed"?: int, "from": "start" | "now",
-    "token_ids"?: [...], "players": "bold" | "careful", "without"?: [...], "tactics"?: {token: tactic}}`` -> 202
-    ``{"id"}``; its figures at ``GET .../forecast/<id>`` as the runs finish; ``DELETE`` stops it. A second replaces
+    "token_ids"?: [...], "players": "bold" | "careful", "without"?: [...], "tactics"?: {token: tactic}, "extra"?:
+    [...], "bennies"?: 0-5, "most_dangerous"?: bool}`` -> 202 ``{"id"}`` (docs/PROTOCOL.md); its figures at ``GET .../forecast/<id>`` as the runs finish; ``DELETE`` stops it. A second replaces
     the first. Nothing in the game changes; no one but the GM hears of it."""
     import secrets
 
@@ -242,7 +242,8 @@ def start_forecast(game_id: str):
 
     forecasts = _forecasts(game_id)
     body = _json_body()
-    unknown = set(body) - {"runs", "seed", "from", "token_ids", "players", "without", "tactics"}
+    unknown = set(body) - {"runs", "seed", "from", "token_ids", "players", "without", "tactics", "extra", "bennies",
+                           "most_dangerous"}
     if unknown:
         abort(400, f"unknown field: {sorted(unknown)[0]}")
     runs = _whole(body, "runs", 500, 1, 5000)
@@ -257,13 +258,24 @@ def start_forecast(game_id: str):
     if (not isinstance(tactics, dict) or len(tactics) > 100
             or not all(isinstance(t, str) and t in suggestions.TACTICS for t in tactics.values())):
         abort(400, f"tactics: a token id to one of {', '.join(suggestions.TACTICS)}")
+    bennies = _whole(body, "bennies", 0, 0, 5)
+    dangerous = body.get("most_dangerous", False)
+    if not isinstance(dangerous, bool):
+        abort(400, "most_dangerous: true or false")
     game = hub().game(game_id)
+    without, extra = _ids(body, "without") or [], _ids(body, "extra") or []
+
+    def start(left_out=()):
+        return forecast.prepared(game, where == "start", _ids(body, "token_ids"), players, tactics,
+                                 [*without, *left_out], indexes=False, extra=extra, bennies=bennies)
     try:
-        start = forecast.prepared(game, where == "start", _ids(body, "token_ids"), players, tactics,
-                                  _ids(body, "without") or (), indexes=False)
+        whole = start()
+        starts = [(None, whole)]
+        if dangerous:  # the fight without each foe in it, played as often (#68: the most dangerous foe)
+            starts += [(i, start([i])) for i in whole.ids if i not in whole.side and i in game.tokens]
     except Rejected as exc:
         abort(422, str(exc))
-    job = forecasts.start(start, game_id, runs, seed)
+    job = forecasts.start(starts, game_id, runs, seed)
     return jsonify(id=job.id), 202
 
 

@@ -21,6 +21,7 @@ Pure: no I/O, no Flask. The live side (``webapp/live/foes/forecasting.py``) runs
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import statistics
@@ -68,51 +69,130 @@ class Start:
 
 
 def prepared(game: "Game", from_start: bool, token_ids: Iterable[str] | None = None, players: str = "bold",
-             tactics: dict[str, str] | None = None, removed: Iterable[str] = (), indexes: bool = True) -> Start:
-    """The copy every run starts from: the game's tokens, characters, fight and board (``suggestions.frozen``), the
+             tactics: dict[str, str] | None = None, removed: Iterable[str] = (), indexes: bool = True,
+             extra: Iterable[str] = (), bennies: int = 0) -> Start:
+    """The base every run starts from: the game's tokens, characters, fight and board (``suggestions.frozen``), the
     players' tokens played by the planner (no owner: nobody is asked, the planner answers), the app's dice, Play the
     foes off. ``from_start``: the fight as Start fight would begin it (``token_ids``, else ``fighters``), begun in each
     run with its dice; else the fight as it stands (Rejected when there is none). ``tactics``: a foe's tactic for this
-    forecast (what if); ``removed``: tokens left out of it (what if); ``indexes`` False: the board without its built
-    indexes (a copy for another process, ``suggestions.frozen``)."""
+    forecast (what if); ``removed``: tokens left out of it (what if); ``extra``: foes that come twice (what if: a
+    base of each beside it, its character and tactic its own); ``bennies``: Bennies more for each of the players'
+    characters whose sheet has them (what if); ``indexes`` False: the board without its built indexes (a copy for
+    another process, ``suggestions.frozen``)."""
     if players not in PLAYERS:
         raise Rejected("players: bold or careful")
     if not suggestions.reckoned(game):
         raise Rejected("this game's fights cannot be forecast: its rules or this map have no plans yet")
-    copy = suggestions.frozen(game, indexes=indexes)
-    side = party(copy)
+    base = suggestions.frozen(game, indexes=indexes)
+    side = party(base)
     gone = set(removed)
     if from_start:
-        ids = [i for i in (token_ids if token_ids is not None else fighters(copy)) if i in copy.tokens and i not in gone]
+        ids = [i for i in (token_ids if token_ids is not None else fighters(base)) if i in base.tokens and i not in gone]
         if not any(i in side for i in ids) or all(i in side for i in ids):
             raise Rejected("a forecast needs the players' characters and at least one foe")
-        copy.combat = None
+        base.combat = None
     else:
-        if not copy.combat:
+        if not base.combat:
             raise Rejected("there is no fight on: forecast it from its start")
-        ids = [i for i in copy.combat["order"] if i not in gone]
+        ids = [i for i in base.combat["order"] if i not in gone]
     for token_id in gone:
-        copy.tokens.pop(token_id, None)
-        if copy.combat:
-            copy.combat = {**copy.combat, "order": [i for i in copy.combat["order"] if i != token_id]}
-    copy.tokens = {k: dataclasses.replace(t, owner=None) for k, t in copy.tokens.items()}
-    copy.dice, copy.foe_play = {}, {}
-    copy.tactics = {**copy.tactics, **{i: {"tactic": PLAYERS[players]} for i in side if i in copy.tokens},
-                    **{i: {**copy.tactics.get(i, {}), "tactic": t} for i, t in (tactics or {}).items()
-                       if i in copy.tokens and i not in side}}
-    return Start(copy, tuple(ids), frozenset(side))
+        base.tokens.pop(token_id, None)
+        if base.combat:
+            base.combat = {**base.combat, "order": [i for i in base.combat["order"] if i != token_id]}
+    for token_id in extra:
+        if token_id in base.tokens and token_id not in side and token_id not in gone:
+            twin = _twin(base, token_id)
+            if twin is not None:
+                ids.append(twin)
+                if base.combat:
+                    base.combat = {**base.combat, "order": [*base.combat["order"], twin]}
+    if bennies:
+        for c in base.characters.values():
+            if c.token_id in side and isinstance(c.sheet.get("bennies"), int):
+                c.sheet["bennies"] += bennies
+    base.tokens = {k: dataclasses.replace(t, owner=None) for k, t in base.tokens.items()}
+    base.dice, base.foe_play = {}, {}
+    base.tactics = {**base.tactics, **{i: {"tactic": PLAYERS[players]} for i in side if i in base.tokens},
+                    **{i: {**base.tactics.get(i, {}), "tactic": t} for i, t in (tactics or {}).items()
+                       if i in base.tokens and i not in side}}
+    return Start(base, tuple(ids), frozenset(side))
+
+
+def _twin(game: "Game", token_id: str) -> str | None:
+    """A copy of the foe ``token_id`` on the nearest free square (in its zone on a zone map), with a copy of its
+    character and its tactic: its id (``<id>+1``, the same in every forecast), or None when no square is free."""
+    from ..bridge import zonelayout
+
+    token = game.tokens[token_id]
+    zone = zonelayout.zone_at(game.zones, token.x, token.y) if game.zones is not None else None
+    board = game.board
+    for ring in range(1, max(board.width, board.height)):
+        for x in range(token.x - ring, token.x + ring + 1):
+            for y in range(token.y - ring, token.y + ring + 1):
+                if max(abs(x - token.x), abs(y - token.y)) != ring or not (0 <= x < board.width and 0 <= y < board.height):
+                    continue
+                if zone is not None and zonelayout.zone_at(game.zones, x, y) is not zone:
+                    continue
+                if any(board.is_blocked(c) or game.token_at(*c) for c in game.cells_of(token, x, y)):
+                    continue
+                twin = next(f"{token_id}+{n}" for n in range(1, 1000) if f"{token_id}+{n}" not in game.tokens)
+                game.tokens[twin] = dataclasses.replace(token, id=twin, name=token.name + " +", x=x, y=y)
+                for c in list(game.characters.values()):
+                    if c.token_id == token_id:
+                        cid = f"{c.id}+{twin}"
+                        game.characters[cid] = dataclasses.replace(c, id=cid, token_id=twin, sheet=copy.deepcopy(c.sheet))
+                if token_id in game.tactics:
+                    game.tactics[twin] = dict(game.tactics[token_id])
+                return twin
+    return None
+
+
+#: what a fight costs the players' side, by system (``Run.spent``): a sheet's own key (a number) or, for ammunition,
+#: the sum of that key over its weapons; the system's words are the page's (templates/_forecast_result.html)
+RESOURCES = {"savage_worlds": ("bennies",), "gurps_lite": ("fp_current", "shots"),
+             "tesseris_ads": ("stamina", "fate_points", "ammo"), "phase_tn": ("ammo",), "atomic_tomorrow": ("grit",)}
+
+
+def resources(system: str, sheet: dict) -> dict[str, float]:
+    """The resources of ``RESOURCES`` a sheet has now, as numbers."""
+    out: dict[str, float] = {}
+    for key in RESOURCES.get(system, ()):
+        value = sheet.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            out[key] = value
+            continue
+        weapons = sheet.get("weapons")
+        items = weapons.values() if isinstance(weapons, dict) else weapons if isinstance(weapons, list) else ()
+        found = [w[key] for w in items if isinstance(w, dict) and isinstance(w.get(key), (int, float))
+                 and not isinstance(w.get(key), bool)]
+        if found:
+            out[key] = sum(found)
+    return out
+
+
+def _held(game: "Game", ids: Iterable[str]) -> dict[str, float]:
+    """What the players' side holds of its resources, summed over its characters."""
+    held: dict[str, float] = {}
+    for token_id in ids:
+        token = game.tokens.get(token_id)
+        if token is None:
+            continue
+        for key, value in resources(game.system, fighting.sheet_of(game, token)).items():
+            held[key] = held.get(key, 0) + value
+    return held
 
 
 @dataclass
 class Run:
     """One fight played through: whether the players' side won (None: capped), the round it ended in, the tokens
-    down and dead at its end."""
+    down and dead at its end, what the players' side spent (``RESOURCES``: Bennies, ammunition...)."""
 
     won: bool | None
     rounds: int
     down: frozenset[str]
     dead: frozenset[str]
     steps: int = 0
+    spent: dict = field(default_factory=dict)
 
 
 #: the table's ``settle`` (``webapp.game.table``, on top of the rooms: it is handed in, never imported here), for
@@ -188,6 +268,8 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
     """One run from ``start`` (``prepared``) with the dice of ``seed``, on its own copy (the board shared, read
     only)."""
     game, dice, side = suggestions.frozen(start.game), SeededDice(seed), start.side
+    party_ids = [i for i in start.ids if i in side]
+    held = _held(game, party_ids)
     if game.combat is None and not send(game, {"type": "start_combat", "token_ids": list(start.ids)}, dice, settle):
         raise Rejected("the fight cannot be started")
     steps, capped = 0, False
@@ -221,7 +303,9 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
     down = frozenset(t.id for t in tokens if not fighting.stands(game, t))
     standing = {t.id for t in tokens if t.id not in down}
     won = None if capped else bool(standing & side) and not (standing - side)
-    return Run(won, rounds, down, frozenset(t.id for t in tokens if dead(game, t)), steps)
+    left = _held(game, party_ids)
+    spent = {k: held[k] - left.get(k, 0) for k in held if held[k] - left.get(k, 0) > 0}
+    return Run(won, rounds, down, frozenset(t.id for t in tokens if dead(game, t)), steps, spent)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -259,6 +343,8 @@ class Figures:
             "rounds": {"median": statistics.median(rounds) if n else None,
                        "mean": statistics.fmean(rounds) if n else None, "q1": quart[0], "q3": quart[2]},
             "capped": sum(1 for r in self.done if r.won is None),
+            "costs": {k: sum(r.spent.get(k, 0) for r in self.done) / n
+                      for k in sorted({k for r in self.done for k in r.spent})} if n else {},
         }
 
 

@@ -48,21 +48,43 @@ def _pool():
 
 
 @dataclass
+class Variant:
+    """One fight a forecast plays: the whole one (``without`` None), or the same without one foe (the most dangerous
+    foe, asked for: the one whose removal moves the players' chance most)."""
+
+    without: str | None
+    start: forecast.Start
+    figures: forecast.Figures
+
+
+@dataclass
 class Job:
-    """One forecast: its id, what it plays from (``start``), its figures so far, whether it is stopped or done."""
+    """One forecast: its id, the fights it plays (``variants``, the whole one first), whether it is stopped or
+    done."""
 
     id: str
     game_id: str
-    start: forecast.Start
-    figures: forecast.Figures
+    variants: list[Variant]
     stopped: bool = False
     done: bool = False
     error: str | None = None
     started_at: float = field(default_factory=time.monotonic)
 
+    @property
+    def figures(self) -> forecast.Figures:
+        return self.variants[0].figures
+
     def as_dict(self) -> dict:
-        return {"id": self.id, "done": self.done, "stopped": self.stopped and not self.done,
-                **({"error": self.error} if self.error else {}), **self.figures.as_dict()}
+        out = {"id": self.id, "done": self.done, "stopped": self.stopped and not self.done,
+               **({"error": self.error} if self.error else {}), **self.figures.as_dict()}
+        if len(self.variants) > 1:
+            out["without"] = {v.without: {k: d[k] for k in ("party_wins", "interval", "runs_done")}
+                              for v in self.variants[1:] for d in [v.figures.as_dict()]}
+            whole = out["party_wins"]
+            seen = {k: w["party_wins"] for k, w in out["without"].items() if w["party_wins"] is not None}
+            out["most_dangerous"] = (max(seen, key=lambda k: (seen[k] - whole, k)) if whole is not None and seen
+                                     and len(seen) == len(out["without"]) else None)
+        return out
 
 
 class Forecasts:
@@ -73,8 +95,10 @@ class Forecasts:
         self._jobs: dict[str, Job] = {}
         self._guard = threading.Lock()
 
-    def start(self, start: forecast.Start, game_id: str, runs: int, seed: int) -> Job:
-        job = Job(secrets.token_hex(6), game_id, start, forecast.Figures(seed, runs))
+    def start(self, starts: list[tuple[str | None, forecast.Start]], game_id: str, runs: int, seed: int) -> Job:
+        """A forecast of ``starts`` (the whole fight first, then the fight without each foe asked), ``runs`` runs each,
+        seeded ``seed``, replacing the game's last one."""
+        job = Job(secrets.token_hex(6), game_id, [Variant(w, s, forecast.Figures(seed, runs)) for w, s in starts])
         with self._guard:
             old = self._jobs.pop(game_id, None)
             if old is not None:
@@ -98,24 +122,29 @@ class Forecasts:
         return job
 
     def _run(self, job: Job) -> None:
-        pool, count, first = _pool(), 1, 0
+        """Batches of runs, the variant with the fewest done first, until every variant has its runs or the job is
+        stopped (checked between batches)."""
+        pool, count = _pool(), 1
         runs, seed = job.figures.runs, job.figures.seed
         try:
-            while first < runs and not job.stopped:
+            while not job.stopped:
+                variant = min(job.variants, key=lambda v: len(v.figures.done))
+                first = len(variant.figures.done)
+                if first >= runs:
+                    break
                 n = min(count, runs - first)
                 began = time.monotonic()
-                played = (pool(batch, job.start, seed, first, n) if pool is not None
-                          else batch(job.start, seed, first, n))
+                played = (pool(batch, variant.start, seed, first, n) if pool is not None
+                          else batch(variant.start, seed, first, n))
                 if job.stopped:
                     break
                 for run in played:
-                    job.figures.add(run)
-                first += n
+                    variant.figures.add(run)
                 each = (time.monotonic() - began) / n
                 count = max(1, min(MOST_BATCH, int(BATCH_SECONDS / each) if each > 0 else MOST_BATCH))
                 if pool is None:
                     self.hub.socketio.sleep(0)  # (without gevent: the task's own thread; a breath all the same)
-            job.done = first >= runs
+            job.done = all(len(v.figures.done) >= runs for v in job.variants)
         except Exception as exc:  # noqa: BLE001 (a forecast that fails says so to the GM; the table goes on)
             log.exception("the forecast %s of game %s failed", job.id, job.game_id)
             job.error = str(exc) or type(exc).__name__
