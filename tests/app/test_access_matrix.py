@@ -250,6 +250,10 @@ def request_for(endpoint: str, t: dict):
         "api.suggestions": ("GET", f"/api/games/{g}/suggestions/{t['ids']['Ogre']}", None),  # #60
         "game.foe_plans": ("GET", f"/games/{g}/foe-plans/{t['ids']['Ogre']}", None),  # #60
         "api.start_forecast": ("POST", f"/api/games/{g}/forecast", {"runs": 1}),  # #68
+        "game.forecast_form": ("GET", f"/games/{g}/forecast-form", None),
+        "game.forecast_start": ("POST", f"/games/{g}/forecast", {"runs": "1"}),
+        "game.forecast_show": ("GET", f"/games/{g}/forecast/none", None),
+        "game.forecast_stop": ("POST", f"/games/{g}/forecast/none/stop", {}),
         "api.forecast_figures": ("GET", f"/api/games/{g}/forecast/none", None),
         "api.stop_forecast": ("DELETE", f"/api/games/{g}/forecast/none", None),
         "api.command": ("POST", f"/api/games/{g}/commands", {"type": "roll", "expr": "d6"}),

@@ -255,6 +255,9 @@ ROUTES: dict[str, Route] = {
     "game.board_list": _route(PLAYER, message=N_("The list of the board is a player's.")),
     # a foe's plans on its turn (#60): the GM's alone
     "game.foe_plans": _route(GM, message=N_("The foes' plans are the GM's.")),
+    # the forecast of a fight (#68): the GM's card alone
+    **{f"game.{name}": _route(GM, message=N_("The forecast is the GM's."))
+       for name in ("forecast_form", "forecast_start", "forecast_show", "forecast_stop")},
     "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
                          message=N_("No such token, or not yours to look at.")),
     "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),

@@ -214,67 +214,20 @@ def _forecasts(game_id: str):
     return forecasting.of(hub())
 
 
-def _whole(body: dict, key: str, default: int, low: int, high: int) -> int:
-    value = body.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        abort(400, f"{key}: a whole number from {low} to {high}")
-    return value
-
-
-def _ids(body: dict, key: str) -> list[str] | None:
-    value = body.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, list) or len(value) > 100 or not all(isinstance(i, str) for i in value):
-        abort(400, f"{key}: a list of token ids (100 at most)")
-    return value
-
-
 @bp.post("/games/<game_id>/forecast")
 def start_forecast(game_id: str):
     """A forecast of the fight (#68), the GM's: ``{"runs": 1-5000 (500), "seed"?: int, "from": "start" | "now",
     "token_ids"?: [...], "players": "bold" | "careful", "without"?: [...], "tactics"?: {token: tactic}, "extra"?:
-    [...], "bennies"?: 0-5, "most_dangerous"?: bool}`` -> 202 ``{"id"}`` (docs/PROTOCOL.md); its figures at ``GET .../forecast/<id>`` as the runs finish; ``DELETE`` stops it. A second replaces
-    the first. Nothing in the game changes; no one but the GM hears of it."""
-    import secrets
-
-    from ..game.planning import forecast, suggestions
+    [...], "bennies"?: 0-5, "most_dangerous"?: bool}`` -> 202 ``{"id"}`` (docs/PROTOCOL.md); its figures at ``GET
+    .../forecast/<id>`` as the runs finish; ``DELETE`` stops it. A second replaces the first. Nothing in the game
+    changes; no one but the GM hears of it."""
+    from ..live.foes.forecasting import asked
 
     forecasts = _forecasts(game_id)
-    body = _json_body()
-    unknown = set(body) - {"runs", "seed", "from", "token_ids", "players", "without", "tactics", "extra", "bennies",
-                           "most_dangerous"}
-    if unknown:
-        abort(400, f"unknown field: {sorted(unknown)[0]}")
-    runs = _whole(body, "runs", 500, 1, 5000)
-    seed = _whole(body, "seed", secrets.randbelow(2**31), 0, 2**31 - 1)
-    where = body.get("from", "start")
-    if where not in ("start", "now"):
-        abort(400, "from: start or now")
-    players = body.get("players", "bold")
-    if players not in forecast.PLAYERS:
-        abort(400, "players: bold or careful")
-    tactics = body.get("tactics") or {}
-    if (not isinstance(tactics, dict) or len(tactics) > 100
-            or not all(isinstance(t, str) and t in suggestions.TACTICS for t in tactics.values())):
-        abort(400, f"tactics: a token id to one of {', '.join(suggestions.TACTICS)}")
-    bennies = _whole(body, "bennies", 0, 0, 5)
-    dangerous = body.get("most_dangerous", False)
-    if not isinstance(dangerous, bool):
-        abort(400, "most_dangerous: true or false")
-    game = hub().game(game_id)
-    without, extra = _ids(body, "without") or [], _ids(body, "extra") or []
-
-    def start(left_out=()):
-        return forecast.prepared(game, where == "start", _ids(body, "token_ids"), players, tactics,
-                                 [*without, *left_out], indexes=False, extra=extra, bennies=bennies)
     try:
-        whole = start()
-        starts = [(None, whole)]
-        if dangerous:  # the fight without each foe in it, played as often (#68: the most dangerous foe)
-            starts += [(i, start([i])) for i in whole.ids if i not in whole.side and i in game.tokens]
+        starts, runs, seed = asked(hub().game(game_id), _json_body())
     except Rejected as exc:
-        abort(422, str(exc))
+        abort(400 if exc.code == "bad" else 422, str(exc))
     job = forecasts.start(starts, game_id, runs, seed)
     return jsonify(id=job.id), 202
 

@@ -328,3 +328,72 @@ def command(game_id: str):
             return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:notice": _("Nothing changed.")})}
         return "nothing changed", 200, PLAIN
     return "", 204
+
+
+# --- the forecast of a fight (#68): the GM's card ------------------------------------------------------------------
+
+
+def _gm_only(game_id: str):
+    actor = _seat(game_id)
+    if actor is None or actor.role != "gm":
+        abort(403, _("The forecast is the GM's."))
+    return actor
+
+
+def _forecast_card(game_id: str, job=None, error: str | None = None, status: int = 200):
+    """The forecast card's results (templates/_forecast_result.html): the one under way (polled while it runs), the
+    one it replaced beside it."""
+    from ..game.planning import forecast
+    from ..live.foes import forecasting
+
+    forecasts = forecasting.of(hub())
+    game = hub().game(game_id)
+    before = forecasts.before(game_id)
+    html = render_template("_forecast_result.html", game=game, job=job, before=before if before is not job else None,
+                           error=error, names=forecasting.names(game), deaths=game.system in forecast.DEATH)
+    return html, status, {**HTML, "Cache-Control": "no-store"}
+
+
+@bp.get("/games/<game_id>/forecast-form")
+def forecast_form(game_id: str):
+    """The forecast card's form, drawn afresh for the tokens on the map now (the card asks when it is opened)."""
+    from ..live.foes import forecasting
+
+    _gm_only(game_id)
+    html = render_template("_forecast_form.html", game=hub().game(game_id), **forecasting.form_context(hub().game(game_id)))
+    return html, 200, {**HTML, "Cache-Control": "no-store"}
+
+
+@bp.post("/games/<game_id>/forecast")
+def forecast_start(game_id: str):
+    """Forecast (the card's button): the form read as the API's request (``forecasting.from_form``), the forecast
+    started off the loop, its first figures drawn; a refusal in the GM's words."""
+    from ..live.foes import forecasting
+
+    _gm_only(game_id)
+    game = hub().game(game_id)
+    try:
+        starts, runs, seed = forecasting.asked(game, forecasting.from_form(game, request.form))
+    except Rejected as exc:
+        return _forecast_card(game_id, error=refusal(exc), status=422)
+    job = forecasting.of(hub()).start(starts, game_id, runs, seed, asked=forecasting.from_form(game, request.form))
+    return _forecast_card(game_id, job)
+
+
+@bp.get("/games/<game_id>/forecast/<forecast_id>")
+def forecast_show(game_id: str, forecast_id: str):
+    """The figures so far (the card asks every half second while the forecast runs)."""
+    from ..live.foes import forecasting
+
+    _gm_only(game_id)
+    job = forecasting.of(hub()).get(game_id, forecast_id)
+    return _forecast_card(game_id, job, error=None if job else _("That forecast was replaced by a newer one."))
+
+
+@bp.post("/games/<game_id>/forecast/<forecast_id>/stop")
+def forecast_stop(game_id: str, forecast_id: str):
+    """Stop (the card's button): the figures so far stay."""
+    from ..live.foes import forecasting
+
+    _gm_only(game_id)
+    return _forecast_card(game_id, forecasting.of(hub()).stop(game_id, forecast_id))

@@ -34,6 +34,7 @@ from rules.system import RuleError, RuleNotImplemented
 from ..bridge import fighting
 from ..core import waits
 from ..core.model import GM, Rejected
+from ..core.text import N_
 from . import suggestions
 from .foe_sandbox import is_foe
 
@@ -43,7 +44,27 @@ if TYPE_CHECKING:
 ROUND_CAP = 20  #: rounds past which a run ends with neither side's win (counted: ``Figures.capped``)
 STEP_CAP = 2000  #: commands a run may send at most (a loop the planner cannot leave ends it as capped)
 PLAYERS = {"bold": "fierce", "careful": "careful"}  #: the players' characters' setting -> the planner's tactic
-DEAD_WORDS = ("dead", "destroyed")  #: a badge with one of these words says its token is dead (every system's word)
+DEAD_WORDS = ("dead", "destroyed")
+#: the systems whose rules here say a character dies (its badges: dead); Savage Worlds' stop at Incapacitated
+DEATH = frozenset({"gurps_lite", "tesseris_ads", "phase_tn", "atomic_tomorrow"})  #: a badge with one of these words says its token is dead (every system's word)
+
+
+def on_map(game: "Game", map_id: str | None = None) -> "Game":
+    """The game as a forecast reads it on ``map_id`` (None: the map the GM's screen shows, #68 "for the map everyone
+    sees or a map being prepared"): the active map as it is; a map being prepared with its own board, zones and
+    tokens, the party's tokens where showing it would carry them (``maps.carried_tokens``), and no fight on.
+    Rejected for a map the game does not have."""
+    from ..board import maps
+
+    target = map_id or maps.shown_to_gm(game)
+    if target not in game.maps:
+        raise Rejected(N_("no map %(id)s in this game"), id=repr(target))
+    if target == game.active_map:
+        return game
+    m = game.maps[target]
+    carried = {i: dataclasses.replace(game.tokens[i], x=x, y=y) for i, (x, y) in maps.carried_tokens(game, m).items()}
+    return dataclasses.replace(game, board=m.board, zones=m.zones, tokens={**m.tokens, **carried}, combat=None,
+                               waits=[], pending_reroll=None)
 
 
 def party(game: "Game") -> set[str]:
@@ -80,20 +101,20 @@ def prepared(game: "Game", from_start: bool, token_ids: Iterable[str] | None = N
     characters whose sheet has them (what if); ``indexes`` False: the board without its built indexes (a copy for
     another process, ``suggestions.frozen``)."""
     if players not in PLAYERS:
-        raise Rejected("players: bold or careful")
+        raise Rejected(N_("players: bold or careful"))
     if not suggestions.reckoned(game):
-        raise Rejected("this game's fights cannot be forecast: its rules or this map have no plans yet")
+        raise Rejected(N_("this game's fights cannot be forecast: its rules or this map have no plans yet"))
     base = suggestions.frozen(game, indexes=indexes)
     side = party(base)
     gone = set(removed)
     if from_start:
         ids = [i for i in (token_ids if token_ids is not None else fighters(base)) if i in base.tokens and i not in gone]
         if not any(i in side for i in ids) or all(i in side for i in ids):
-            raise Rejected("a forecast needs the players' characters and at least one foe")
+            raise Rejected(N_("a forecast needs the players' characters and at least one foe"))
         base.combat = None
     else:
         if not base.combat:
-            raise Rejected("there is no fight on: forecast it from its start")
+            raise Rejected(N_("there is no fight on: forecast it from its start"))
         ids = [i for i in base.combat["order"] if i not in gone]
     for token_id in gone:
         base.tokens.pop(token_id, None)
@@ -271,7 +292,7 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
     party_ids = [i for i in start.ids if i in side]
     held = _held(game, party_ids)
     if game.combat is None and not send(game, {"type": "start_combat", "token_ids": list(start.ids)}, dice, settle):
-        raise Rejected("the fight cannot be started")
+        raise Rejected(N_("the fight cannot be started"))
     steps, capped = 0, False
     while not _over(game):
         steps += 1
@@ -298,7 +319,7 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
             continue
         _turn(game, current, dice, settle)
     start.game.board.adopt(game.board)  # the indexes the run built, kept for the next run (the board unchanged)
-    rounds = game.combat["round"] if game.combat else 0
+    rounds = min(game.combat["round"], cap) if game.combat else 0  # a capped run fought ``cap`` rounds
     tokens = [game.tokens[i] for i in start.ids if i in game.tokens]
     down = frozenset(t.id for t in tokens if not fighting.stands(game, t))
     standing = {t.id for t in tokens if t.id not in down}

@@ -19,7 +19,9 @@ import time
 from dataclasses import dataclass, field
 
 from ...game import table
-from ...game.planning import forecast
+from ...game.core.model import Rejected
+from ...game.core.text import N_
+from ...game.planning import forecast, suggestions
 from ..server import geometry, workers
 
 log = logging.getLogger(__name__)
@@ -65,6 +67,7 @@ class Job:
     id: str
     game_id: str
     variants: list[Variant]
+    asked: dict = field(default_factory=dict)  # the request, for the page to say what this forecast assumed
     stopped: bool = False
     done: bool = False
     error: str | None = None
@@ -93,22 +96,33 @@ class Forecasts:
     def __init__(self, hub) -> None:
         self.hub = hub
         self._jobs: dict[str, Job] = {}
+        self._before: dict[str, Job] = {}  # game id -> the forecast the last one replaced, to set beside it (what if)
         self._guard = threading.Lock()
 
-    def start(self, starts: list[tuple[str | None, forecast.Start]], game_id: str, runs: int, seed: int) -> Job:
+    def start(self, starts: list[tuple[str | None, forecast.Start]], game_id: str, runs: int, seed: int,
+              asked: dict | None = None) -> Job:
         """A forecast of ``starts`` (the whole fight first, then the fight without each foe asked), ``runs`` runs each,
-        seeded ``seed``, replacing the game's last one."""
-        job = Job(secrets.token_hex(6), game_id, [Variant(w, s, forecast.Figures(seed, runs)) for w, s in starts])
+        seeded ``seed``, replacing the game's last one; ``asked``: the request, kept to say what it assumed."""
+        job = Job(secrets.token_hex(6), game_id, [Variant(w, s, forecast.Figures(seed, runs)) for w, s in starts],
+                  dict(asked or {}))
         with self._guard:
             old = self._jobs.pop(game_id, None)
             if old is not None:
                 old.stopped = True  # a second replaces the first
+                if old.figures.done:
+                    self._before[game_id] = old
             self._jobs[game_id] = job
             while len(self._jobs) > KEPT:
                 oldest = next(iter(self._jobs))
                 self._jobs.pop(oldest).stopped = True
+                self._before.pop(oldest, None)
         self.hub.socketio.start_background_task(self._run, job)
         return job
+
+    def before(self, game_id: str) -> Job | None:
+        """The forecast the game's last one replaced (it had runs): what the page sets beside it."""
+        with self._guard:
+            return self._before.get(game_id)
 
     def get(self, game_id: str, job_id: str) -> Job | None:
         with self._guard:
@@ -151,6 +165,117 @@ class Forecasts:
         finally:
             if job.done or job.error:
                 job.stopped = True
+
+
+def _whole(body: dict, key: str, default: int, low: int, high: int) -> int:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Rejected(N_("%(key)s: a whole number from %(low)s to %(high)s"), code="bad", key=key, low=low, high=high)
+    return value
+
+
+def _ids(body: dict, key: str) -> list[str]:
+    value = body.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 100 or not all(isinstance(i, str) for i in value):
+        raise Rejected(N_("%(key)s: a list of token ids (100 at most)"), code="bad", key=key)
+    return value
+
+
+FIELDS = frozenset({"runs", "seed", "from", "token_ids", "players", "without", "tactics", "extra", "bennies",
+                    "most_dangerous", "map"})
+
+
+def asked(game, body: dict) -> tuple[list[tuple[str | None, forecast.Start]], int, int]:
+    """What a forecast request asks (docs/PROTOCOL.md, ``POST /api/games/<id>/forecast``; the GM page's form sends
+    the same): the fights to play (the whole one, then without each foe when ``most_dangerous``), the runs, the seed.
+    Rejected with code ``bad`` for a malformed request, without a code when the game cannot be forecast so."""
+    unknown = set(body) - FIELDS
+    if unknown:
+        raise Rejected(N_("unknown field: %(name)s"), code="bad", name=sorted(unknown)[0])
+    if body.get("map") is not None and not isinstance(body["map"], str):
+        raise Rejected(N_("map: a map's id"), code="bad")
+    game = forecast.on_map(game, body.get("map"))
+    runs = _whole(body, "runs", 500, 1, 5000)
+    seed = _whole(body, "seed", secrets.randbelow(2**31), 0, 2**31 - 1)
+    where = body.get("from", "start")
+    if where not in ("start", "now"):
+        raise Rejected(N_("from: start or now"), code="bad")
+    players = body.get("players", "bold")
+    if players not in forecast.PLAYERS:
+        raise Rejected(N_("players: bold or careful"), code="bad")
+    tactics = body.get("tactics") or {}
+    if (not isinstance(tactics, dict) or len(tactics) > 100
+            or not all(isinstance(t, str) and t in suggestions.TACTICS for t in tactics.values())):
+        raise Rejected(N_("tactics: a token id to one of %(tactics)s"), code="bad", tactics=", ".join(suggestions.TACTICS))
+    bennies = _whole(body, "bennies", 0, 0, 5)
+    dangerous = body.get("most_dangerous", False)
+    if not isinstance(dangerous, bool):
+        raise Rejected(N_("most_dangerous: true or false"), code="bad")
+    token_ids = _ids(body, "token_ids") if body.get("token_ids") is not None else None
+    without, extra = _ids(body, "without"), _ids(body, "extra")
+
+    def start(left_out=()):
+        return forecast.prepared(game, where == "start", token_ids, players, tactics, [*without, *left_out],
+                                 indexes=False, extra=extra, bennies=bennies)
+    whole = start()
+    starts: list[tuple[str | None, forecast.Start]] = [(None, whole)]
+    if dangerous:  # the fight without each foe in it, played as often (#68: the most dangerous foe)
+        starts += [(i, start([i])) for i in whole.ids if i not in whole.side and i in game.tokens]
+    return starts, runs, seed
+
+
+def foes(game) -> list:
+    """The GM's foes a forecast from the start would have (``forecast.fighters``), in the map's order."""
+    side = forecast.party(game)
+    return [game.tokens[i] for i in forecast.fighters(game) if i not in side]
+
+
+def form_context(game) -> dict:
+    """What the card's form shows, for the map the GM's screen shows (``forecast.on_map``): the foes with their
+    tactics, whether a fight is on, whether the heroes' sheets have Bennies."""
+    game = forecast.on_map(game)
+    side = forecast.party(game)
+    bennies = any(isinstance(c.sheet.get("bennies"), int) for c in game.characters.values() if c.token_id in side)
+    return {"foes": foes(game), "tactics": suggestions.TACTICS, "tactic_of": lambda i: suggestions.tactic_of(game, i),
+            "fight_on": bool(game.combat), "bennies": bennies, "reckoned": suggestions.reckoned(game)}
+
+
+def from_form(game, form) -> dict:
+    """The card's form as the API's request: ``from``, ``players``, ``runs``; a foe unticked is left out
+    (``without``), one ticked twice comes twice (``extra``), its tactic sent when changed; Bennies more; the most
+    dangerous foe. The foes are those of the map the GM's screen shows."""
+    game = forecast.on_map(game)
+    body: dict = {"from": form.get("from") or "start", "players": form.get("players") or "bold"}
+    runs = form.get("runs") or "500"
+    body["runs"] = int(runs) if runs.isdigit() and len(runs) <= 5 else runs
+    bennies = form.get("bennies") or "0"
+    body["bennies"] = int(bennies) if bennies.isdigit() and len(bennies) <= 2 else bennies
+    shown = set(form.getlist("listed"))  # the foes the form showed: one added since is not left out unasked
+    listed = [t.id for t in foes(game) if t.id in shown]
+    fighting = set(form.getlist("fights"))
+    body["without"] = [i for i in listed if i not in fighting]
+    body["extra"] = [i for i in form.getlist("twice") if i in fighting]
+    body["tactics"] = {i: form.get(f"tactic-{i}") for i in listed
+                       if form.get(f"tactic-{i}") and form.get(f"tactic-{i}") != suggestions.tactic_of(game, i)}
+    body["most_dangerous"] = form.get("most_dangerous") == "on"
+    return body
+
+
+def names(game):
+    """A token's name for the figures (on any of the game's maps): a foe that came twice (``<id>+1``) by its own name
+    and a mark."""
+    tokens = {**{k: t for m in game.maps.values() for k, t in m.tokens.items()}, **game.tokens}
+
+    def name(token_id: str) -> str:
+        token = tokens.get(token_id)
+        if token is not None:
+            return token.name
+        base, _, n = token_id.rpartition("+")
+        token = tokens.get(base)
+        return f"{token.name} +" if token is not None and n.isdigit() else token_id
+    return name
 
 
 def of(hub) -> Forecasts:
