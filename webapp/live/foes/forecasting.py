@@ -2,7 +2,8 @@
 
 ``POST /api/games/<id>/forecast`` starts one (the GM's alone); the runs are played in batches (``forecast.batch``)
 by a background task of this process: in a worker process of its own under ``tacmap serve`` (``workers.runner``: the
-loop's thread never shares the GIL with it), where none can start in a native thread of gevent's pool, and without
+loop's thread never shares the GIL with it, and the worker runs at a lower priority, so a table's move goes first at
+the CPU too), where none can start in a native thread of gevent's pool, and without
 gevent (the app tests, the command-line tools) in the task's own thread. A batch is sized to take about
 ``BATCH_SECONDS`` (the first is one run: a first estimate comes at once), and the figures fill in after each. One
 forecast per game: a second replaces the first (it stops at its next batch), ``DELETE`` stops it. Nothing of it is a
@@ -44,7 +45,7 @@ def _pool():
     if not _POOL:
         with _MAKING:
             if not _POOL:
-                run = workers.runner(1, preload=(__name__,))
+                run = workers.runner(1, preload=(__name__,), behind=True)  # behind the loop at the CPU
                 _POOL.append(run if run is not None else geometry.runner(1))
     return _POOL[0]
 

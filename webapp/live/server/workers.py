@@ -26,6 +26,8 @@ from __future__ import annotations
 import importlib
 import logging
 import multiprocessing
+import os
+import sys
 import threading
 from typing import Callable
 
@@ -47,11 +49,29 @@ class WorkerGone(RuntimeError):
     """The worker process ended before it answered (it is started anew for the next piece of work)."""
 
 
-def serve(requests, answers, preload: tuple[str, ...] = ()) -> None:
-    """A worker's life: the modules ``preload`` imported (what its work needs: its first piece of work does not
-    wait for them), ready, then each ``(work, args)`` read from ``requests`` answered on ``answers`` with
-    ``(True, work(*args))`` or ``(False, what it raised)``, until the server's end of the pipe closes."""
+def step_back() -> None:
+    """This process behind the others at the CPU: nice 10 where the system has it (Linux, macOS), a below-normal
+    priority class on Windows; where neither can be set, as it is."""
+    try:
+        if hasattr(os, "nice"):
+            os.nice(10)
+        elif sys.platform == "win32":
+            import ctypes
+
+            kernel = ctypes.windll.kernel32  # type: ignore[attr-defined]
+            kernel.SetPriorityClass(kernel.GetCurrentProcess(), 0x00004000)  # BELOW_NORMAL_PRIORITY_CLASS
+    except (OSError, AttributeError):
+        log.info("this worker's priority could not be lowered", exc_info=True)
+
+
+def serve(requests, answers, preload: tuple[str, ...] = (), behind: bool = False) -> None:
+    """A worker's life: ``behind``, its priority lowered first (``step_back``: work nobody waits on at the table, a
+    forecast); the modules ``preload`` imported (what its work needs: its first piece of work does not wait for them),
+    ready, then each ``(work, args)`` read from ``requests`` answered on ``answers`` with ``(True, work(*args))`` or
+    ``(False, what it raised)``, until the server's end of the pipe closes."""
     _IN_WORKER[:] = [True]
+    if behind:
+        step_back()
     for name in preload:
         importlib.import_module(name)
     answers.send((True, "ready"))
@@ -89,10 +109,10 @@ def _answer(answers, exc: Exception) -> None:
 class _Worker:
     """One worker process and the server's ends of its two pipes."""
 
-    def __init__(self, context, preload: tuple[str, ...] = ()) -> None:
+    def __init__(self, context, preload: tuple[str, ...] = (), behind: bool = False) -> None:
         requests_in, self.requests = context.Pipe(duplex=False)
         self.answers, answers_out = context.Pipe(duplex=False)
-        self.process = context.Process(target=serve, args=(requests_in, answers_out, preload), daemon=True,
+        self.process = context.Process(target=serve, args=(requests_in, answers_out, preload, behind), daemon=True,
                                        name="tacmap-worker")
         self.process.start()
         requests_in.close()  # the worker's ends: its own now (closed here, its end of file is the server's)
@@ -134,9 +154,10 @@ class Pool:
     ``threads(work, *args)`` runs blocking work in a native thread while the calling greenlet waits
     (``geometry.runner``)."""
 
-    def __init__(self, count: int, threads: Callable, preload: tuple[str, ...] = ()) -> None:
+    def __init__(self, count: int, threads: Callable, preload: tuple[str, ...] = (), behind: bool = False) -> None:
         self.count = count
         self.preload = tuple(preload)
+        self.behind = behind
         self._threads = threads
         self._free: list[_Worker] = []
         self._lock = threading.Lock()  # gevent's under ``tacmap serve``: every caller a greenlet of the loop
@@ -156,7 +177,7 @@ class Pool:
         made: list[_Worker] = []
         try:
             for _ in range(count):
-                made.append(_Worker(self._context, self.preload))
+                made.append(_Worker(self._context, self.preload, self.behind))
         except Exception:  # noqa: BLE001 (a Python that cannot spawn: the caller keeps its threads)
             log.exception("a worker process could not be started")
         if len(made) == count and all(w.ready() for w in made):
@@ -194,16 +215,16 @@ class Pool:
                 log.warning("a worker process ended; a new one is started for the next piece of work")
 
 
-def runner(count: int, preload: tuple[str, ...] = ()) -> Callable | None:
+def runner(count: int, preload: tuple[str, ...] = (), behind: bool = False) -> Callable | None:
     """``run(work, *args)`` on ``count`` worker processes under ``tacmap serve`` (gevent's; the workers started
-    now, ``preload`` imported in each), else None: without gevent, or where no worker process can be started (the
-    caller keeps its threads)."""
+    now, ``preload`` imported in each, ``behind``: at a lower priority, ``step_back``), else None: without gevent, or
+    where no worker process can be started (the caller keeps its threads)."""
     from . import geometry
 
     threads = geometry.runner(count)
     if threads is None:
         return None
-    pool = Pool(count, threads, preload)
+    pool = Pool(count, threads, preload, behind)
     if not pool.start():
         log.warning("no worker process could be started: the foes' plans are reckoned on the server's threads")
         return None
