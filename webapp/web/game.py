@@ -356,10 +356,12 @@ def _forecast_card(game_id: str, job=None, error: str | None = None, status: int
 
 @bp.get("/games/<game_id>/forecast-form")
 def forecast_form(game_id: str):
-    """The forecast card's form, drawn afresh for the tokens on the map now (the card asks when it is opened)."""
+    """The forecast card's form, drawn afresh for the tokens on the map now (the card asks when it is opened); the
+    forecasts' worker is started meanwhile if it is not yet."""
     from ..live.foes import forecasting
 
     _gm_only(game_id)
+    forecasting.warm(hub())  # its worker started while the GM fills the form in
     html = render_template("_forecast_form.html", game=hub().game(game_id), **forecasting.form_context(hub().game(game_id)))
     return html, 200, {**HTML, "Cache-Control": "no-store"}
 

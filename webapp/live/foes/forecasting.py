@@ -50,6 +50,13 @@ def _pool():
     return _POOL[0]
 
 
+def warm(hub) -> None:
+    """The forecasts' worker started now, in the background, if it is not yet (the GM opened the card: by the time
+    Forecast is pressed its first fight need not wait for a Python to start)."""
+    if not _POOL:
+        hub.socketio.start_background_task(_pool)
+
+
 @dataclass
 class Variant:
     """One fight a forecast plays: the whole one (``without`` None), or the same without one foe (the most dangerous
