@@ -55,6 +55,14 @@ def played(tmp_path_factory):
     return folder, gid, events, [(s, state) for s, state in written if state["id"] == gid]
 
 
+@pytest.fixture(scope="module")
+def whole_fold(played):
+    """The state after the last event, the whole log folded from its start the plain way (``table.replay``), as
+    plain data: what several tests compare with, folded once for them (the fold is the same each time)."""
+    _folder, gid, events, _written = played
+    return plain(replay(gid, events).to_dict())
+
+
 def test_every_snapshot_written_as_played_is_the_log_folded_up_to_it(played):
     _folder, gid, events, written = played
     assert len(events) >= 5000 and [s for s, _state in written] == list(range(SNAPSHOT_EVERY, len(events) + 1,
@@ -67,7 +75,7 @@ def test_every_snapshot_written_as_played_is_the_log_folded_up_to_it(played):
     assert last["fog_on"] and len(last["explored"]) == 2 and all(last["explored"].values())
 
 
-def test_the_folds_memory_is_every_players_views_after_every_event(played):
+def test_the_folds_memory_is_every_players_views_after_every_event(played, whole_fold):
     _folder, gid, events, written = played
     seen: dict[str, set] = {}
     game = empty_game(gid)
@@ -84,10 +92,10 @@ def test_the_folds_memory_is_every_players_views_after_every_event(played):
     # one player saw the whole board early on (the fold computes their views no more), the other did not
     assert sorted(len(cells) for cells in seen.values())[-1] == board.width * board.height
     assert sorted(len(cells) for cells in seen.values())[0] < board.width * board.height
-    assert plain(history.state.to_dict()) == plain(replay(gid, events).to_dict())
+    assert plain(history.state.to_dict()) == whole_fold
 
 
-def test_a_cold_jump_to_the_newest_event_starts_from_the_snapshot(played):
+def test_a_cold_jump_to_the_newest_event_starts_from_the_snapshot(played, whole_fold):
     folder, gid, events, written = played
     kept_folds.forget_checkpoints(folder, gid)  # an old game: no fold of the replay kept
     app = new_app(folder)  # a server started again
@@ -96,8 +104,7 @@ def test_a_cold_jump_to_the_newest_event_starts_from_the_snapshot(played):
     answer = hub.execute(gid, GM, {"type": "replay", "at": head, "on": ["gm", "screen"]})
     history = hub.replays.history(gid)
     assert history.folded == 0 and history.told == head  # the state from the snapshot, the timeline told
-    whole = replay(gid, events)
-    assert plain(history.state_at(head).to_dict()) == plain(whole.to_dict())
+    assert plain(history.state_at(head).to_dict()) == whole_fold
     folded = replay_view.History(gid, evolve, empty_game)
     folded.extend(events)
     assert history.moments == folded.moments
@@ -131,7 +138,7 @@ def test_the_timeline_is_told_without_folding_a_state(played):
 
 
 @pytest.mark.parametrize("change", ["no fog memory", "another seq"])
-def test_a_snapshot_this_version_did_not_write_is_not_taken(played, change):
+def test_a_snapshot_this_version_did_not_write_is_not_taken(played, whole_fold, change):
     folder, gid, events, written = played
     kept_folds.forget_checkpoints(folder, gid)
     app = new_app(folder)
@@ -150,7 +157,7 @@ def test_a_snapshot_this_version_did_not_write_is_not_taken(played, change):
         hub.execute(gid, GM, {"type": "replay", "at": head, "on": ["gm"]})
         history = hub.replays.history(gid)
         assert history.folded == head  # the log folded: the snapshot was not taken
-        assert plain(history.state_at(head).to_dict()) == plain(replay(gid, events).to_dict())
+        assert plain(history.state_at(head).to_dict()) == whole_fold
     finally:
         db.execute("UPDATE snapshots SET state = ? WHERE game_id = ?", (json.dumps(written[-1][1]), gid))
         db.commit()
