@@ -27,6 +27,7 @@ from bisect import insort
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
+from .stepsearch import lower_bound, neighbours, path_search, reach_alternating, reach_one_state
 from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
@@ -391,6 +392,23 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
     them, and they themselves where reachable."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
         raise ValueError(say("a movement budget is a number of at least 0, not {value}", value=repr(budget)))
+    if needed is None and not board.grid.hex:  # the same answer as below, faster (rules/stepsearch.py)
+        _check_policy(diagonal)
+        sx, sy = _cell(board, start)
+        occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
+        limit, i0, terr = math.inf if budget is None else budget, sy * board.width + sx, _terrain_list(board)
+        orth, diag, cells = neighbours(board)
+        if diagonal != "alternating":  # one state a cell
+            best, order = reach_one_state(orth, None if diagonal == "manhattan" else diag, terr,
+                                          SQRT2 if diagonal == "euclidean" else 1, i0, limit, occ)
+            return {cells[i]: best[i] for i in order}
+        best, order = reach_alternating(orth, diag, terr, 2 * i0, limit, occ)
+        out = {}
+        for s in order:
+            cell, d = cells[s >> 1], best[s]
+            if d < out.get(cell, math.inf):
+                out[cell] = d
+        return out
     if needed is not None:
         w, h = board.width, board.height
         needed = _Needed({y * w + x for x, y in needed if 0 <= x < w and 0 <= y < h})
@@ -409,8 +427,11 @@ def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
     """The cheapest way from ``start`` to ``goal``: ``(cost, path)`` with the
     path's cells from start to goal, or None when the goal cannot be
     reached. Ties between equally cheap paths are broken the same way every
-    time."""
-    dist, prev, found = _search(board, start, diagonal, None, occupied, goal)
+    time. (On squares the search runs as rules/stepsearch.py's ``path_search``.)"""
+    if board.grid.hex:
+        dist, prev, found = _search(board, start, diagonal, None, occupied, goal)
+    else:
+        dist, prev, found = _path_search(board, start, goal, diagonal, occupied)
     if found is None:
         return None
     w = board.width
@@ -424,6 +445,18 @@ def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
         s = prev[s]
     path.reverse()
     return dist[found], path
+
+
+def _path_search(board: Board, start, goal, diagonal: str, occupied):
+    """``_search(board, start, diagonal, None, occupied, goal)`` on squares, faster (rules/stepsearch.py)."""
+    _check_policy(diagonal)
+    sx, sy = _cell(board, start)
+    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
+    orth, diag, cells = neighbours(board)
+    cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search's
+    return path_search(orth, None if diagonal == "manhattan" else diag, _terrain_list(board),
+                       SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", (sy * board.width + sx) * 2,
+                       goal_i, lower_bound(diagonal, cheapest, cells[goal_i], cells), occ)
 
 
 # --- tokens bigger than one square, and a way outside a fight ------------------------------
