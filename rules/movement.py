@@ -27,7 +27,7 @@ from bisect import insort
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
-from .stepsearch import lower_bound, neighbours, path_search, reach_alternating, reach_one_state
+from .stepsearch import cell_list, lower_bound, neighbours, path_search, reach_alternating, reach_one_state
 from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
@@ -256,18 +256,11 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
 
     sx, sy = _cell(board, start)
     w = board.width
-    grid = board.grid
     links = hex_links(board)
     terr = _terrain_list(board)
     occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
     if goal_i is not None:
-        gq, gr, gs = grid.cube((goal_i % w, goal_i // w))
-        cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
-        cube = grid.cube
-
-        def lower_bound(i: int) -> float:
-            q, r, s = cube((i % w, i // w))
-            return cheapest * max(abs(q - gq), abs(r - gr), abs(s - gs))
+        lower_bound = _hex_bound(board, goal_i)
     else:
         def lower_bound(i: int) -> float:
             return 0
@@ -299,6 +292,19 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
                 prev[t] = s
                 heappush(heap, (nd + lower_bound(j), nd, t))
     return dist, prev, None
+
+
+def _hex_bound(board: Board, goal_i: int):
+    """:func:`_hex_search`'s lower bound of the cost from hex ``i`` to hex ``goal_i``, as a function of ``i``."""
+    w, cube = board.width, board.grid.cube
+    gq, gr, gs = cube((goal_i % w, goal_i // w))
+    cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
+
+    def lower_bound(i: int) -> float:
+        q, r, s = cube((i % w, i // w))
+        return cheapest * max(abs(q - gq), abs(r - gr), abs(s - gs))
+
+    return lower_bound
 
 
 class _Needed:
@@ -392,11 +398,17 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
     them, and they themselves where reachable."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
         raise ValueError(say("a movement budget is a number of at least 0, not {value}", value=repr(budget)))
-    if needed is None and not board.grid.hex:  # the same answer as below, faster (rules/stepsearch.py)
+    if needed is None:  # the same answer as below, faster (rules/stepsearch.py)
         _check_policy(diagonal)
         sx, sy = _cell(board, start)
         occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
         limit, i0, terr = math.inf if budget is None else budget, sy * board.width + sx, _terrain_list(board)
+        if board.grid.hex:  # one state a hex, a step 1 times the terrain entered (:func:`_hex_search`)
+            from .hexgeom import hex_links
+
+            best, order = reach_one_state(hex_links(board), None, terr, 1, i0, limit, occ)
+            cells = cell_list(board)
+            return {cells[i]: best[i] for i in order}
         orth, diag, cells = neighbours(board)
         if diagonal != "alternating":  # one state a cell
             best, order = reach_one_state(orth, None if diagonal == "manhattan" else diag, terr,
@@ -427,11 +439,8 @@ def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
     """The cheapest way from ``start`` to ``goal``: ``(cost, path)`` with the
     path's cells from start to goal, or None when the goal cannot be
     reached. Ties between equally cheap paths are broken the same way every
-    time. (On squares the search runs as rules/stepsearch.py's ``path_search``.)"""
-    if board.grid.hex:
-        dist, prev, found = _search(board, start, diagonal, None, occupied, goal)
-    else:
-        dist, prev, found = _path_search(board, start, goal, diagonal, occupied)
+    time. (The search runs as rules/stepsearch.py's ``path_search``.)"""
+    dist, prev, found = _path_search(board, start, goal, diagonal, occupied)
     if found is None:
         return None
     w = board.width
@@ -448,15 +457,20 @@ def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
 
 
 def _path_search(board: Board, start, goal, diagonal: str, occupied):
-    """``_search(board, start, diagonal, None, occupied, goal)`` on squares, faster (rules/stepsearch.py)."""
+    """``_search(board, start, diagonal, None, occupied, goal)``, faster (rules/stepsearch.py)."""
     _check_policy(diagonal)
     sx, sy = _cell(board, start)
     occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
+    s0 = (sy * board.width + sx) * 2
+    if board.grid.hex:  # :func:`_hex_search`: one state a hex, a step 1 times the terrain entered
+        from .hexgeom import hex_links
+
+        return path_search(hex_links(board), None, _terrain_list(board), 1, False, s0, goal_i,
+                           _hex_bound(board, goal_i), occ)
     orth, diag, cells = neighbours(board)
     cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search's
     return path_search(orth, None if diagonal == "manhattan" else diag, _terrain_list(board),
-                       SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", (sy * board.width + sx) * 2,
-                       goal_i, lower_bound(diagonal, cheapest, cells[goal_i], cells), occ)
+                       SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", s0, goal_i, lower_bound(diagonal, cheapest, cells[goal_i], cells), occ)
 
 
 # --- tokens bigger than one square, and a way outside a fight ------------------------------

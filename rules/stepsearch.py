@@ -1,14 +1,16 @@
-"""The searches of ``rules.movement`` over a square board's steps, made faster and the same (#69).
+"""The searches of ``rules.movement`` over a board's steps, made faster and the same (#69).
 
 ``rules.movement._search`` is a Dijkstra (an A* with a goal) over states ``cell_index * 2 + parity`` (the
 parity of the diagonals so far, which only ``"alternating"`` needs), each step checked against the board's
-step masks and the occupied cells as it is tried, its costs in dictionaries. Here the same search runs on
-lists: the steps each cell allows, built once per version of the board (:func:`neighbours`); the costs by
-state in a list, an occupied cell's at -1 so that no step improves on it (none enters it) without looking
-at the occupied cells for each step; and the states in the order the dictionary would have first held them.
-The answers are the same: the same costs, summed the same way (``d + base * terrain``, with ``1 * terrain``
-written ``terrain``: the same number of the same type), the heap's entries popped in the same order (``(cost,
-state)`` sorts as ``(cost + 0, cost, state)`` does), so the same cells in the same order.
+step masks and the occupied cells as it is tried, its costs in dictionaries (``_hex_search`` on hexes: a
+step to one of the hex's links, one state a hex). Here the same search runs on lists: the steps each cell
+allows, built once per version of the board (:func:`neighbours` on squares, ``rules.hexgeom.hex_links`` on
+hexes); the costs by state in a list, an occupied cell's at -1 so that no step improves on it (none enters
+it) without looking at the occupied cells for each step; and the states in the order the dictionary would
+have first held them. The answers are the same: the same costs, summed the same way (``d + base *
+terrain``, with ``1 * terrain`` written ``terrain``: the same number of the same type), the heap's entries
+popped in the same order (``(cost, state)`` sorts as ``(cost + 0, cost, state)`` does), so the same cells in
+the same order and the same paths.
 tests/unit/test_sight_speed_movement.py holds them to the search of before on random boards.
 """
 
@@ -28,6 +30,12 @@ def neighbours(board: Board) -> tuple:
     return board.cached("neighbours", lambda: _make_neighbours(board))
 
 
+def cell_list(board: Board) -> list:
+    """Each cell (index ``y * width + x``) as ``(x, y)`` (cached)."""
+    w = board.width
+    return board.cached("cell_list", lambda: [(i % w, i // w) for i in range(w * board.height)])
+
+
 def _make_neighbours(board: Board) -> tuple:
     w = board.width
     masks = board.step_masks()
@@ -36,12 +44,13 @@ def _make_neighbours(board: Board) -> tuple:
     slanted = [(1 << k, dy * w + dx) for k, (dx, dy) in enumerate(STEPS) if dx and dy]
     orth = [tuple([index[i + off] for bit, off in straight if not m & bit]) for i, m in enumerate(masks)]
     diag = [tuple([index[i + off] for bit, off in slanted if not m & bit]) for i, m in enumerate(masks)]
-    return orth, diag, [(i % w, i // w) for i in index]
+    return orth, diag, cell_list(board)
 
 
 def reach_one_state(orth: list, diag: list | None, terr: list, slant: float, i0: int, limit, occ) -> tuple[list, list]:
     """``_search`` from cell ``i0`` without a goal or ``needed`` where a cell has one state (every policy but
-    ``"alternating"``): ``orth`` and ``diag`` (None under ``"manhattan"``) from :func:`neighbours`, ``terr`` each
+    ``"alternating"``): ``orth`` and ``diag`` (None under ``"manhattan"``) from :func:`neighbours` (on hexes
+    ``orth`` the links of ``rules.hexgeom.hex_links`` and ``diag`` None), ``terr`` each
     cell's terrain cost, ``slant`` a diagonal step's base cost (1, or the square root of 2 under ``"euclidean"``),
     ``limit`` the budget (``inf``: none), ``occ`` the occupied cells' indexes. Returns ``(best, order)`` by cell:
     each cell's least cost (``inf``: not reached) and the cells in the order ``_search`` first put their states
