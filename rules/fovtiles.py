@@ -22,6 +22,7 @@ the squares to the search of before on random boards. This module imports nothin
 from __future__ import annotations
 
 import math
+import threading
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from heapq import heappush
@@ -73,8 +74,42 @@ def bands_of(table: tuple, band: float) -> tuple:
 
 @lru_cache(maxsize=8)
 def square_bands(w: int, h: int) -> tuple:
-    """:func:`bands_of` the squares' offset table of a w x h board (cached)."""
-    return bands_of(offsets(w, h), BAND)
+    """:func:`bands_of` the squares' offset table of a w x h board (cached), its bands cut as a search first comes
+    to them (:class:`Bands`): a search ends within a few of them, and sorting all of a 300 x 300 board's by
+    angle took a third of a second."""
+    table = offsets(w, h)
+    return [e[0] for e in table], Bands(table, BAND)
+
+
+class Bands:
+    """The bands of :func:`bands_of`, iterated in order, each cut (and kept) when an iteration first comes to it;
+    iterations in several threads at once each see every band, cut once."""
+
+    def __init__(self, table: tuple, band: float) -> None:
+        self.table, self.band = table, band
+        self.cut: list = []  # the bands cut so far, in order
+        self.lock = threading.Lock()
+
+    def __iter__(self):
+        k = 0
+        while True:
+            if k == len(self.cut) and not self._cut_next():
+                return
+            yield self.cut[k]
+            k += 1
+
+    def _cut_next(self) -> bool:
+        """Cuts the next band (unless another thread just did); False once the table is all cut."""
+        with self.lock:
+            table, cut = self.table, self.cut
+            start = cut[-1][1] if cut else 0
+            if start >= len(table):
+                return False
+            edge = (math.floor(table[start][0] / self.band) + 1) * self.band
+            stop = bisect_left(table, (edge,), start)
+            by_angle = sorted(table[start:stop], key=lambda e: e[1])
+            cut.append((start, stop, [e[1] for e in by_angle], by_angle))
+            return True
 
 
 class BandsAndTiles:

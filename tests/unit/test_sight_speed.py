@@ -106,3 +106,14 @@ def test_a_blocking_cell_and_a_wall_in_the_origins_tile():
         assert los.visible_cells(b, origin) == search_of_before(b, origin)
         assert los.visible_cells(b, origin) == {
             (x, y) for x in range(30) for y in range(30) if los.line_of_fire(b, origin, (x, y)).clear}
+
+
+def test_the_bands_cut_as_the_search_comes_are_those_of_the_whole_table():
+    from rules import fovtiles
+
+    table = fovtiles.offsets(23, 17)
+    bands = fovtiles.Bands(table, fovtiles.BAND)
+    half = [b for _, b in zip(range(3), bands)]  # a search that stopped early
+    assert len(bands.cut) == 3
+    assert half + [b for b in bands][3:] == list(fovtiles.bands_of(table, fovtiles.BAND)[1])
+    assert len(bands.cut) == len(fovtiles.bands_of(table, fovtiles.BAND)[1])
