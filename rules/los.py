@@ -879,17 +879,18 @@ class _Fov:
 
     def _distances(self) -> list | None:
         """Every entry's distance in the offset table's order, where :meth:`_entries` may leave some out
-        (:meth:`run` finds where an event falls among them); None where it never does (squares: the
-        event falls on the entry come to)."""
+        (:meth:`run` finds where an event falls among them); None where it never does (this search
+        alone, the whole table: the event falls on the entry come to)."""
         return None
 
     def _entries(self):
-        """The offset table's entries to look at, in runs (:meth:`run`): on squares the whole table."""
+        """The offset table's entries to look at, in runs (:meth:`run`): here the whole table."""
         yield self._offset_table()
 
     def _open_tile(self, k: int, opened: list) -> None:
-        """Squares have no tiles of obstacles (:meth:`_obstacle_list`); hexes do (:class:`_HexFov`)."""
-        raise AssertionError("a square board's search has no tiles")
+        """This search alone has no tiles of obstacles (:meth:`_obstacle_list`); :class:`_SquareFov` and
+        :class:`_HexFov` do (:class:`rules.fovtiles.BandsAndTiles`)."""
+        raise AssertionError("the search without tiles has no tiles")
 
     def run(self) -> set:
         """The search (:func:`visible_cells`): the offset table's entries nearest first (:meth:`_entries`),
@@ -897,11 +898,11 @@ class _Fov:
         the exact test; at each event (an obstacle or a pending shadow's distance reached, every cell
         of distance to see whether the search may end) the slow path grows the sets.
 
-        On hexes the entries come band by band and a band may leave out the cells already in the
-        shadow, and obstacles may come in tiles (:class:`_HexFov`). The slow path still runs at exactly
-        the distances where the whole table's loop would run it (the first entry at or beyond the next
-        event, left-out cells included), so walls, blocking cells and shadows come in, and the search
-        ends, as they would."""
+        On hexes and squares the entries come band by band and a band may leave out the cells already
+        in the shadow, and obstacles may come in tiles (:class:`_HexFov`, :class:`_SquareFov`). The slow
+        path still runs at exactly the distances where the whole table's loop would run it (the first
+        entry at or beyond the next event, left-out cells included), so walls, blocking cells and
+        shadows come in, and the search ends, as they would."""
         index = self.index
         w, h = index.width, index.height
         ox, oy = self.ox, self.oy
@@ -1265,7 +1266,7 @@ class _HexFov(BandsAndTiles, _Fov):
         """:func:`_hex_bands` of this origin's offset table."""
         return _hex_bands(self.grid, self.index.width, self.index.height, parity(self.grid, self.ox, self.oy))
 
-    #: a band's cells are looked at one by one (as on squares) while more than this share of them lies
+    #: a band's cells are looked at one by one (as :class:`_Fov` does) while more than this share of them lies
     #: outside the shadow; below it, only those found outside it by bisection (the tests raise it to 2:
     #: always)
     _PICK_BELOW = 0.5

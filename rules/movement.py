@@ -470,7 +470,8 @@ def _path_search(board: Board, start, goal, diagonal: str, occupied):
     orth, diag, cells = neighbours(board)
     cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search's
     return path_search(orth, None if diagonal == "manhattan" else diag, _terrain_list(board),
-                       SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", s0, goal_i, lower_bound(diagonal, cheapest, cells[goal_i], cells), occ)
+                       SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", s0, goal_i,
+                       lower_bound(diagonal, cheapest, cells[goal_i], cells), occ)
 
 
 # --- tokens bigger than one square, and a way outside a fight ------------------------------
