@@ -27,7 +27,8 @@ from bisect import insort
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
-from .stepsearch import cell_list, lower_bound, neighbours, path_search, reach_alternating, reach_one_state
+from .stepsearch import (lower_bound, path_links, path_search, reach_alternating, reach_links, reach_one_state,
+                         step_table)
 from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
@@ -403,21 +404,21 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
         sx, sy = _cell(board, start)
         occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
         limit, i0, terr = math.inf if budget is None else budget, sy * board.width + sx, _terrain_list(board)
+        w = board.width
         if board.grid.hex:  # one state a hex, a step 1 times the terrain entered (:func:`_hex_search`)
             from .hexgeom import hex_links
 
-            best, order = reach_one_state(hex_links(board), None, terr, 1, i0, limit, occ)
-            cells = cell_list(board)
-            return {cells[i]: best[i] for i in order}
-        orth, diag, cells = neighbours(board)
+            best, order = reach_links(hex_links(board), terr, i0, limit, occ)
+            return {(i % w, i // w): best[i] for i in order}
+        masks, (orth, diag) = board.step_masks(), step_table(w)
         if diagonal != "alternating":  # one state a cell
-            best, order = reach_one_state(orth, None if diagonal == "manhattan" else diag, terr,
+            best, order = reach_one_state(masks, orth, None if diagonal == "manhattan" else diag, terr,
                                           SQRT2 if diagonal == "euclidean" else 1, i0, limit, occ)
-            return {cells[i]: best[i] for i in order}
-        best, order = reach_alternating(orth, diag, terr, 2 * i0, limit, occ)
+            return {(i % w, i // w): best[i] for i in order}
+        best, order = reach_alternating(masks, orth, diag, terr, 2 * i0, limit, occ)
         out = {}
         for s in order:
-            cell, d = cells[s >> 1], best[s]
+            cell, d = ((s >> 1) % w, (s >> 1) // w), best[s]
             if d < out.get(cell, math.inf):
                 out[cell] = d
         return out
@@ -465,13 +466,12 @@ def _path_search(board: Board, start, goal, diagonal: str, occupied):
     if board.grid.hex:  # :func:`_hex_search`: one state a hex, a step 1 times the terrain entered
         from .hexgeom import hex_links
 
-        return path_search(hex_links(board), None, _terrain_list(board), 1, False, s0, goal_i,
-                           _hex_bound(board, goal_i), occ)
-    orth, diag, cells = neighbours(board)
-    cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search's
-    return path_search(orth, None if diagonal == "manhattan" else diag, _terrain_list(board),
+        return path_links(hex_links(board), _terrain_list(board), s0, goal_i, _hex_bound(board, goal_i), occ)
+    w = board.width
+    (orth, diag), cheapest = step_table(w), min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search
+    return path_search(board.step_masks(), orth, None if diagonal == "manhattan" else diag, _terrain_list(board),
                        SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", s0, goal_i,
-                       lower_bound(diagonal, cheapest, cells[goal_i], cells), occ)
+                       lower_bound(diagonal, cheapest, (goal_i % w, goal_i // w), w), occ)
 
 
 # --- tokens bigger than one square, and a way outside a fight ------------------------------
