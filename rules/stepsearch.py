@@ -3,14 +3,14 @@
 ``rules.movement._search`` is a Dijkstra (an A* with a goal) over states ``cell_index * 2 + parity`` (the
 parity of the diagonals so far, which only ``"alternating"`` needs), each step checked against the board's
 step masks and the occupied cells as it is tried, its costs in dictionaries (``_hex_search`` on hexes: a
-step to one of the hex's links, one state a hex). Here the same search runs on lists: the steps a square allows
-read from a table of each step mask's steps (:func:`step_table`: nothing more to build per board) and a
-hex's from ``rules.hexgeom.hex_links``; the costs by state in a list, an occupied cell's at -1 so that no step improves on it (none enters
-it) without looking at the occupied cells for each step; and the states in the order the dictionary would
-have first held them. The answers are the same: the same costs, summed the same way (``d + base *
-terrain``, with ``1 * terrain`` written ``terrain``: the same number of the same type), the heap's entries
-popped in the same order (``(cost, state)`` sorts as ``(cost + 0, cost, state)`` does), so the same cells in
-the same order and the same paths.
+step to one of the hex's links, one state a hex). Here the same search runs on lists: the steps a square
+allows read from a table of each step mask's steps (:func:`step_table`: nothing more to build per board)
+and a hex's from ``rules.hexgeom.hex_links``; the costs by state in a list, an occupied cell's at -1 so that
+no step improves on it (none enters it) without looking at the occupied cells for each step; and the
+states in the order the dictionary would have first held them. The answers are the same: the same costs,
+summed the same way (``d + base * terrain``, with ``1 * terrain`` written ``terrain``: the same number of
+the same type), the heap's entries popped in the same order (``(cost, state)`` sorts as ``(cost + 0, cost,
+state)`` does), so the same cells in the same order and the same paths.
 tests/unit/test_sight_speed_movement.py holds them to the search of before on random boards.
 """
 
