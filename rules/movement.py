@@ -27,8 +27,8 @@ from bisect import insort
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
-from .stepsearch import (lower_bound, path_links, path_search, reach_alternating, reach_links, reach_one_state,
-                         step_table)
+from .stepsearch import (cells_of, lower_bound, path_links, path_search, reach_alternating, reach_alternating_whole,
+                         reach_links, reach_one_state, reach_whole, step_table)
 from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
@@ -409,13 +409,20 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
             from .hexgeom import hex_links
 
             best, order = reach_links(hex_links(board), terr, i0, limit, occ)
-            return {(i % w, i // w): best[i] for i in order}
+            cells = cells_of(w, board.height)
+            return {cells[i]: best[i] for i in order}
         masks, (orth, diag) = board.step_masks(), step_table(w)
-        if diagonal != "alternating":  # one state a cell
+        whole = all(type(c) is int for c in board.terrain.values())  # every step's cost a whole number
+        if diagonal in ("chebyshev", "manhattan") and whole:
+            best, order = reach_whole(masks, orth, None if diagonal == "manhattan" else diag, terr, i0, limit, occ)
+        elif diagonal != "alternating":  # one state a cell
             best, order = reach_one_state(masks, orth, None if diagonal == "manhattan" else diag, terr,
                                           SQRT2 if diagonal == "euclidean" else 1, i0, limit, occ)
-            return {(i % w, i // w): best[i] for i in order}
-        best, order = reach_alternating(masks, orth, diag, terr, 2 * i0, limit, occ)
+        if diagonal != "alternating":
+            cells = cells_of(w, board.height)
+            return {cells[i]: best[i] for i in order}
+        best, order = (reach_alternating_whole if whole else reach_alternating)(masks, orth, diag, terr, 2 * i0,
+                                                                                limit, occ)
         out = {}
         for s in order:
             cell, d = ((s >> 1) % w, (s >> 1) // w), best[s]

@@ -7,7 +7,8 @@ step to one of the hex's links, one state a hex). Here the same search runs on l
 allows read from a table of each step mask's steps (:func:`step_table`: nothing more to build per board)
 and a hex's from ``rules.hexgeom.hex_links``; the costs by state in a list, an occupied cell's at -1 so that
 no step improves on it (none enters it) without looking at the occupied cells for each step; and the
-states in the order the dictionary would have first held them. The answers are the same: the same costs,
+states in the order the dictionary would have first held them; where every step costs a whole number,
+buckets by cost instead of the heap (:func:`reach_whole`). The answers are the same: the same costs,
 summed the same way (``d + base * terrain``, with ``1 * terrain`` written ``terrain``: the same number of
 the same type), the heap's entries popped in the same order (``(cost, state)`` sorts as ``(cost + 0, cost,
 state)`` does), so the same cells in the same order and the same paths.
@@ -32,6 +33,13 @@ def step_table(w: int) -> tuple:
     slanted = [(1 << k, dy * w + dx) for k, (dx, dy) in enumerate(STEPS) if dx and dy]
     return (tuple(tuple(off for bit, off in straight if not m & bit) for m in range(256)),
             tuple(tuple(off for bit, off in slanted if not m & bit) for m in range(256)))
+
+
+@lru_cache(maxsize=4)
+def cells_of(w: int, h: int) -> list:
+    """Each cell (index ``y * w + x``) of a ``w`` x ``h`` board as ``(x, y)``: a whole board's answer is read from
+    it rather than worked out cell by cell (cached by size: a 300 x 300 board's is some 8 MB)."""
+    return [(i % w, i // w) for i in range(w * h)]
 
 
 def reach_one_state(masks: list, orth: tuple, diag: tuple | None, terr: list, slant: float, i0: int, limit,
@@ -73,6 +81,52 @@ def reach_one_state(masks: list, orth: tuple, diag: tuple | None, terr: list, sl
                     order.append(j)
                 best[j] = nd
                 heappush(heap, (nd, j))
+    return best, order
+
+
+def reach_whole(masks: list, orth: tuple, diag: tuple | None, terr: list, i0: int, limit, occ) -> tuple[list, list]:
+    """:func:`reach_one_state` where every step costs a whole number (``"chebyshev"`` or ``"manhattan"``, every
+    terrain cost an ``int``), the same: the cells come in buckets by cost instead of off a heap, each bucket
+    sorted by cell before it is taken, which is the heap's order (its ``(cost, i)``; a step costs at least 1,
+    so no cell joins the bucket being taken, and none is in one twice)."""
+    inf = math.inf
+    best = [inf] * len(masks)
+    for j in occ:
+        best[j] = -1
+    best[i0] = 0
+    order = [i0]
+    buckets = [[i0]]
+    k = 0
+    while k < len(buckets):
+        bucket = buckets[k]
+        bucket.sort()
+        for i in bucket:
+            if k > best[i]:
+                continue
+            m = masks[i]
+            for off in orth[m]:
+                j = i + off
+                nd = k + terr[j]
+                if nd < best[j] and nd <= limit:
+                    if best[j] == inf:
+                        order.append(j)
+                    best[j] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(j)
+            if diag is None:
+                continue
+            for off in diag[m]:
+                j = i + off
+                nd = k + terr[j]
+                if nd < best[j] and nd <= limit:
+                    if best[j] == inf:
+                        order.append(j)
+                    best[j] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(j)
+        k += 1
     return best, order
 
 
@@ -135,6 +189,53 @@ def reach_alternating(masks: list, orth: tuple, diag: tuple, terr: list, s0: int
                     order.append(t)
                 best[t] = nd
                 heappush(heap, (nd, t))
+    return best, order
+
+
+def reach_alternating_whole(masks: list, orth: tuple, diag: tuple, terr: list, s0: int, limit,
+                            occ) -> tuple[list, list]:
+    """:func:`reach_alternating` where every terrain cost is an ``int``, the same: the states in buckets by cost,
+    each sorted before it is taken (the heap's ``(cost, state)`` order), as :func:`reach_whole` does."""
+    inf = math.inf
+    best = [inf] * (2 * len(masks))
+    for j in occ:
+        best[2 * j] = best[2 * j + 1] = -1
+    best[s0] = 0
+    order = [s0]
+    buckets = [[s0]]
+    k = 0
+    while k < len(buckets):
+        bucket = buckets[k]
+        bucket.sort()
+        for s in bucket:
+            if k > best[s]:
+                continue
+            i = s >> 1
+            parity = s & 1
+            m = masks[i]
+            for off in orth[m]:
+                j = i + off
+                nd = k + terr[j]
+                t = 2 * j + parity
+                if nd < best[t] and nd <= limit:
+                    if best[t] == inf:
+                        order.append(t)
+                    best[t] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(t)
+            for off in diag[m]:
+                j = i + off
+                nd = k + (1 + parity) * terr[j]
+                t = 2 * j + 1 - parity
+                if nd < best[t] and nd <= limit:
+                    if best[t] == inf:
+                        order.append(t)
+                    best[t] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(t)
+        k += 1
     return best, order
 
 
