@@ -28,7 +28,7 @@ from heapq import heappop, heappush
 
 from .board import STEPS, Board
 from .stepsearch import (cells_of, lower_bound, path_links, path_search, reach_alternating, reach_alternating_whole,
-                         reach_links, reach_one_state, reach_whole, step_table)
+                         reach_links, reach_links_whole, reach_one_state, reach_whole, step_table)
 from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
@@ -405,14 +405,14 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
         occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
         limit, i0, terr = math.inf if budget is None else budget, sy * board.width + sx, _terrain_list(board)
         w = board.width
+        whole = all(type(c) is int for c in board.terrain.values())  # every step's cost a whole number
         if board.grid.hex:  # one state a hex, a step 1 times the terrain entered (:func:`_hex_search`)
             from .hexgeom import hex_links
 
-            best, order = reach_links(hex_links(board), terr, i0, limit, occ)
+            best, order = (reach_links_whole if whole else reach_links)(hex_links(board), terr, i0, limit, occ)
             cells = cells_of(w, board.height)
             return {cells[i]: best[i] for i in order}
         masks, (orth, diag) = board.step_masks(), step_table(w)
-        whole = all(type(c) is int for c in board.terrain.values())  # every step's cost a whole number
         if diagonal in ("chebyshev", "manhattan") and whole:
             best, order = reach_whole(masks, orth, None if diagonal == "manhattan" else diag, terr, i0, limit, occ)
         elif diagonal != "alternating":  # one state a cell

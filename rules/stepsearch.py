@@ -154,6 +154,36 @@ def reach_links(links: list, terr: list, i0: int, limit, occ) -> tuple[list, lis
     return best, order
 
 
+def reach_links_whole(links: list, terr: list, i0: int, limit, occ) -> tuple[list, list]:
+    """:func:`reach_links` where every terrain cost is an ``int``, the same: buckets by cost, each sorted before it
+    is taken, as :func:`reach_whole` does."""
+    inf = math.inf
+    best = [inf] * len(links)
+    for j in occ:
+        best[j] = -1
+    best[i0] = 0
+    order = [i0]
+    buckets = [[i0]]
+    k = 0
+    while k < len(buckets):
+        bucket = buckets[k]
+        bucket.sort()
+        for i in bucket:
+            if k > best[i]:
+                continue
+            for j in links[i]:
+                nd = k + terr[j]
+                if nd < best[j] and nd <= limit:
+                    if best[j] == inf:
+                        order.append(j)
+                    best[j] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(j)
+        k += 1
+    return best, order
+
+
 def reach_alternating(masks: list, orth: tuple, diag: tuple, terr: list, s0: int, limit, occ) -> tuple[list, list]:
     """:func:`reach_one_state` under ``"alternating"``, from state ``s0``: diagonals cost 1, 2, 1, 2... so a cell
     has two states (``2 * i + parity``). Returns ``(best, order)`` by state, as ``_search``'s ``dist``."""
