@@ -27,8 +27,9 @@ from bisect import insort
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
-from .stepsearch import (cells_of, lower_bound, path_links, path_search, reach_alternating, reach_alternating_whole,
-                         reach_links, reach_links_whole, reach_one_state, reach_whole, step_table)
+from .stepsearch import (cells_of, lower_bound, path_links, path_search, path_whole, reach_alternating,
+                         reach_alternating_whole, reach_links, reach_links_whole, reach_one_state, reach_whole,
+                         step_table)
 from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
@@ -476,6 +477,10 @@ def _path_search(board: Board, start, goal, diagonal: str, occupied):
         return path_links(hex_links(board), _terrain_list(board), s0, goal_i, _hex_bound(board, goal_i), occ)
     w = board.width
     (orth, diag), cheapest = step_table(w), min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search
+    if (diagonal in ("chebyshev", "manhattan") and all(type(c) is int for c in board.terrain.values())
+            and w * board.height * max(board.terrain.values(), default=1) < 2**20):
+        return path_whole(board.step_masks(), orth, None if diagonal == "manhattan" else diag, _terrain_list(board), w,
+                          s0 // 2, goal_i, occ)
     return path_search(board.step_masks(), orth, None if diagonal == "manhattan" else diag, _terrain_list(board),
                        SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", s0, goal_i,
                        lower_bound(diagonal, cheapest, (goal_i % w, goal_i // w), w), occ)

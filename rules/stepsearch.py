@@ -345,6 +345,60 @@ def path_search(masks: list, orth: tuple, diag: tuple | None, terr: list, slant:
     return dist, prev, None
 
 
+def path_whole(masks: list, orth: tuple, diag: tuple | None, terr: list, w: int, i0: int, goal_i: int,
+               occ) -> tuple[dict, dict, int | None]:
+    """:func:`path_search` under ``"chebyshev"`` (``"manhattan"``: ``diag`` None) where every terrain cost is an
+    ``int`` and no cost reaches 2**20 (the caller sees to it), the same: the entries in buckets instead of the
+    heap. There the bound is ``(1 - 1e-9)`` times ``h``, the policy's distance to the goal, a whole number, and an
+    entry's key ``(cost + bound, cost, state)`` sorts as ``(cost + h, cost, state)`` (cost and ``h`` whole, the
+    ``1e-9 * h`` below ``cost + h`` tells apart entries of the same ``cost + h`` by their ``h``, the larger first,
+    well above the floats' rounding): buckets by ``cost + h``, in each by cost, each sorted by state. A step
+    costs at least 1 and changes ``h`` by at most 1, so no entry goes to a bucket already taken (nor to the
+    one of its own ``cost + h`` and cost)."""
+    gx, gy = goal_i % w, goal_i // w
+    s0 = 2 * i0
+    dist = {s0: 0}
+    for j in occ:
+        dist[2 * j] = dist[2 * j + 1] = -1
+    prev: dict[int, int] = {}
+    get = dist.get
+    inf = math.inf
+    dx, dy = abs(i0 % w - gx), abs(i0 // w - gy)
+    total = dx + dy if diag is None else max(dx, dy)
+    levels = {total: {0: [s0]}}
+    while levels:
+        total = min(levels)
+        level = levels.pop(total)
+        while level:
+            d = min(level)
+            states = level.pop(d)
+            states.sort()
+            for s in states:
+                if d > dist[s]:
+                    continue
+                i = s >> 1
+                if i == goal_i:
+                    return dist, prev, s
+                m = masks[i]
+                for steps in (orth[m], () if diag is None else diag[m]):
+                    for off in steps:
+                        j = i + off
+                        nd = d + terr[j]
+                        t = 2 * j
+                        if nd < get(t, inf):
+                            dist[t] = nd
+                            prev[t] = s
+                            dx, dy = abs(j % w - gx), abs(j // w - gy)
+                            key = nd + (dx + dy if diag is None else (dy if dx < dy else dx))
+                            into = level if key == total else levels.setdefault(key, {})
+                            found = into.get(nd)
+                            if found is None:
+                                into[nd] = [t]
+                            else:
+                                found.append(t)
+    return dist, prev, None
+
+
 def path_links(links: list, terr: list, s0: int, goal_i: int, bound, occ) -> tuple[dict, dict, int | None]:
     """:func:`path_search` on hexes (``_hex_search`` with a goal): a step to one of ``links[i]``
     (``rules.hexgeom.hex_links``) costs the terrain of the hex entered; states ``2 * i``."""
