@@ -263,7 +263,10 @@ def measure_big(repeat: int = 5, rounds: int = 1, hexes: bool = True) -> dict:
     ``rows`` as :func:`measure`'s (visible_cells, median and slowest of the tokens; whole-board reachable;
     shortest_path token 1 to token 2), each with tcod's time on the same grid in the same run where it has
     the operation; and ``hex``: the field of view on the hex twin (:func:`make_hex_board`, pointy hexes,
-    the same size and number of walls), median ms over the same number of tokens (None without ``hexes``)."""
+    the same size and number of walls), median ms over the same number of tokens (None without ``hexes``).
+    The slowest token's figure holds what a process does once per board size: the field of view's bands of
+    the offset table are cut as a search first needs them (``rules.fovtiles.Bands``), so the first token to
+    search far pays for them."""
     board, tokens = make_board(width=BIG_SIDE, height=BIG_SIDE, n_walls=BIG_WALLS)
     origin = tokens[0]
     los.visible_cells(board, origin)  # the board's indexes and the offset table of this size
