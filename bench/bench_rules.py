@@ -3,7 +3,11 @@
 Run: ``python3 bench/bench_rules.py`` (from the repository root). Prints
 median times against the targets of issue 3 and, where the ``tcod``
 package has the same operation, its time measured in the same run and the
-ratio. Fixed seeds: the same board every run. Not part of the test run.
+ratio (#69: field of view within 10x of tcod's, whole-board ``reachable``
+within 3x of its Dijkstra, ``shortest_path`` within 2x), on the 100 x 100
+board and on a 300 x 300 one with 9,000 walls (:func:`measure_big`, with
+the hex field of view on its hex twin beside the squares'). Fixed seeds:
+the same boards every run. Not part of the test run.
 """
 
 from __future__ import annotations
@@ -243,6 +247,66 @@ def measure_hex(repeat: int = 15, rounds: int = 3) -> list[tuple[str, float, flo
     return [(name, square[name], pointy[name], flat[name]) for name in square]
 
 
+BIG_SIDE = 300
+BIG_WALLS = 9000
+#: #69's bounds on our time over tcod's for the same operation on the same grid, measured in the same run
+TCOD_BOUNDS = {"visible_cells": 10, "reachable": 3, "shortest_path": 2}
+
+
+def tcod_bound(name: str) -> int | None:
+    """The bound of #69 on a row's ratio to tcod (by the operation its name starts with), or None."""
+    return TCOD_BOUNDS.get(name.split(",")[0])
+
+
+def measure_big(repeat: int = 5, rounds: int = 1, hexes: bool = True) -> dict:
+    """#69's figures on a 300 x 300 board with 9,000 walls (:func:`make_board`'s mix and its 30 tokens):
+    ``rows`` as :func:`measure`'s (visible_cells, median and slowest of the tokens; whole-board reachable;
+    shortest_path token 1 to token 2), each with tcod's time on the same grid in the same run where it has
+    the operation; and ``hex``: the field of view on the hex twin (:func:`make_hex_board`, pointy hexes,
+    the same size and number of walls), median ms over the same number of tokens (None without ``hexes``).
+    The slowest token's figure holds what a process does once per board size: the field of view's bands of
+    the offset table are cut as a search first needs them (``rules.fovtiles.Bands``), so the first token to
+    search far pays for them."""
+    board, tokens = make_board(width=BIG_SIDE, height=BIG_SIDE, n_walls=BIG_WALLS)
+    origin = tokens[0]
+    los.visible_cells(board, origin)  # the board's indexes and the offset table of this size
+    movement.reachable(board, origin, 0, "chebyshev")
+    ref = tcod_rows(board, tokens, repeat, rounds)
+    vis = per_call_ms(lambda t: los.visible_cells(board, t), tokens, rounds)
+    rows = [
+        ("visible_cells, one token (median of 30)", None, statistics.median(vis), ref and ref["visible"]),
+        ("visible_cells, slowest of the 30 tokens", None, max(vis), None),
+        ("reachable, whole board", None, median_ms(lambda: movement.reachable(board, origin, 10**9, "chebyshev"),
+                                                   repeat), ref and ref["whole"]),
+        ("shortest_path, token 1 to token 2", None,
+         median_ms(lambda: movement.shortest_path(board, origin, tokens[1], "chebyshev"), repeat), ref and ref["path"]),
+    ]
+    hex_ms = None
+    if hexes:
+        hboard, htokens = make_hex_board("pointy", width=BIG_SIDE, height=BIG_SIDE, n_walls=BIG_WALLS)
+        los.visible_cells(hboard, htokens[0])
+        hex_ms = statistics.median(per_call_ms(lambda t: los.visible_cells(hboard, t), htokens, rounds))
+    return {"rows": rows, "hex": hex_ms, "seen": statistics.median(len(los.visible_cells(board, t)) for t in tokens),
+            "tcod_seen": ref and ref["seen"], "tcod": ref and ref["version"]}
+
+
+def print_rows(rows) -> None:
+    """Each row: our median, its target, tcod's median in the same run and the ratio, against #69's bound."""
+    print(f"{'operation':42s} {'median ms':>10s} {'target':>7s} {'ok':>3s} {'tcod ms':>9s} {'ratio':>7s} "
+          f"{'bound':>6s} {'ok':>3s}")
+    for name, target, ms, tcod_ms in rows:
+        tgt = f"{target}" if target is not None else "-"
+        ok = "-" if target is None else ("yes" if ms <= target else "NO")
+        bound = tcod_bound(name)
+        if tcod_ms:
+            ref_s, ratio = f"{tcod_ms:9.3f}", f"{ms / tcod_ms:6.1f}x"
+            b_s = f"{bound}x" if bound else "-"
+            b_ok = "-" if not bound else ("yes" if ms <= bound * tcod_ms else "NO")
+        else:
+            ref_s, ratio, b_s, b_ok = f"{'-':>9s}", f"{'-':>7s}", "-", "-"
+        print(f"{name:42s} {ms:10.2f} {tgt:>7s} {ok:>3s} {ref_s} {ratio} {b_s:>6s} {b_ok:>3s}")
+
+
 def main() -> None:
     figures = measure()
     print(f"rules core, {WIDTH} x {HEIGHT} board, {N_WALLS} walls, {N_TOKENS} tokens, seed {SEED}")
@@ -251,15 +315,16 @@ def main() -> None:
     print(f"cells seen per token (median): {figures['seen']:.0f}"
           + (f"; tcod, walls as opaque cells: {figures['tcod_seen']:.0f}" if figures["tcod"] else ""))
     print()
-    print(f"{'operation':42s} {'median ms':>10s} {'target':>7s} {'ok':>3s} {'tcod ms':>9s} {'ratio':>7s}")
-    for name, target, ms, tcod_ms in figures["rows"]:
-        tgt = f"{target}" if target is not None else "-"
-        ok = "-" if target is None else ("yes" if ms <= target else "NO")
-        if tcod_ms:
-            ref_s, ratio = f"{tcod_ms:9.3f}", f"{ms / tcod_ms:6.0f}x"
-        else:
-            ref_s, ratio = f"{'-':>9s}", f"{'-':>7s}"
-        print(f"{name:42s} {ms:10.2f} {tgt:>7s} {ok:>3s} {ref_s} {ratio}")
+    print_rows(figures["rows"])
+    print()
+    big = measure_big()
+    print(f"{BIG_SIDE} x {BIG_SIDE} board, {BIG_WALLS:,} walls, the same mix (#69)")
+    print(f"cells seen per token (median): {big['seen']:.0f}"
+          + (f"; tcod, walls as opaque cells: {big['tcod_seen']:.0f}" if big["tcod"] else ""))
+    print_rows(big["rows"])
+    square = big["rows"][0][2]
+    print(f"{'visible_cells on the hex twin (pointy), median':42s} {big['hex']:10.2f}   "
+          f"squares {square:.2f} ms: {big['hex'] / square:.2f}x")
     print()
     print(f"hexes against squares (#28; target <= {HEX_TARGET}x)")
     print(f"{'operation':42s} {'square':>8s} {'pointy':>8s} {'ratio':>6s} {'flat':>8s} {'ratio':>6s}")

@@ -38,6 +38,7 @@ from itertools import chain
 from dataclasses import dataclass, field
 
 from .board import Board, SegmentIndex, cell_id, orient
+from .fovtiles import BandsAndTiles, SquareTiles, bands_of, offsets as _offsets, seg_distance as _seg_distance
 from .hexgeom import hex_contact, parity
 from .text import say
 
@@ -282,10 +283,6 @@ def _check_cell(board: Board, cell) -> tuple[int, int]:
 
 def _cells(indexes, w: int) -> list:
     return [(i % w, i // w) for i in indexes]
-
-
-# --------------------------------------------------------------------------
-# the rule functions
 
 
 # --------------------------------------------------------------------------
@@ -582,38 +579,20 @@ def visible_cells(board: Board, origin, radius: float | None = None) -> set:
     get the exact test of :func:`line_of_fire`. Both sets are widened or
     narrowed by a small angle so that rounding can only send a cell to the
     exact test, never decide it wrongly. Once the shadow covers every
-    direction that still leads onto the board, the search stops.
+    direction that still leads onto the board, the search stops. Cells in
+    the shadow are skipped a band at a time, obstacles come in tiles, one in
+    the shadow left out whole (:mod:`rules.fovtiles`; :class:`_HexFov`).
     """
     ox, oy = _check_cell(board, origin)
     index = board.segments()
     if board.grid.hex:
         return _HexFov(index, ox, oy, radius).run()
-    return _Fov(index, ox, oy, radius).run()
+    return _SquareFov(index, ox, oy, radius).run()
 
 
 _EPS = 1e-9  # radians: the margin between a decided direction and a doubtful one
 _NARROW = 1e-7  # a gap in the shadow this narrow holds at most exact directions
 _TWO_PI = 2 * math.pi
-
-
-@lru_cache(maxsize=8)
-def _offsets(w: int, h: int) -> tuple:
-    """Cell offsets ``(distance, angle, dx, dy)`` from any cell of a w x h
-    board, nearest first (a pure function of the board size, cached)."""
-    out = []
-    for dy in range(-h + 1, h):
-        for dx in range(-w + 1, w):
-            out.append((math.hypot(dx, dy), math.atan2(dy, dx), dx, dy))
-    out.sort()
-    return tuple(out)
-
-
-def _seg_distance(ax: float, ay: float, vx: float, vy: float) -> float:
-    """Distance from the origin to the segment a + t v, t in 0..1."""
-    vv = vx * vx + vy * vy
-    t = -(ax * vx + ay * vy) / vv if vv > 0 else 0.0
-    t = 0.0 if t < 0 else 1.0 if t > 1 else t
-    return math.hypot(ax + t * vx, ay + t * vy)
 
 
 class _Union:
@@ -900,17 +879,18 @@ class _Fov:
 
     def _distances(self) -> list | None:
         """Every entry's distance in the offset table's order, where :meth:`_entries` may leave some out
-        (:meth:`run` finds where an event falls among them); None where it never does (squares: the
-        event falls on the entry come to)."""
+        (:meth:`run` finds where an event falls among them); None where it never does (this search
+        alone, the whole table: the event falls on the entry come to)."""
         return None
 
     def _entries(self):
-        """The offset table's entries to look at, in runs (:meth:`run`): on squares the whole table."""
+        """The offset table's entries to look at, in runs (:meth:`run`): here the whole table."""
         yield self._offset_table()
 
     def _open_tile(self, k: int, opened: list) -> None:
-        """Squares have no tiles of obstacles (:meth:`_obstacle_list`); hexes do (:class:`_HexFov`)."""
-        raise AssertionError("a square board's search has no tiles")
+        """This search alone has no tiles of obstacles (:meth:`_obstacle_list`); :class:`_SquareFov` and
+        :class:`_HexFov` do (:class:`rules.fovtiles.BandsAndTiles`)."""
+        raise AssertionError("the search without tiles has no tiles")
 
     def run(self) -> set:
         """The search (:func:`visible_cells`): the offset table's entries nearest first (:meth:`_entries`),
@@ -918,11 +898,11 @@ class _Fov:
         the exact test; at each event (an obstacle or a pending shadow's distance reached, every cell
         of distance to see whether the search may end) the slow path grows the sets.
 
-        On hexes the entries come band by band and a band may leave out the cells already in the
-        shadow, and obstacles may come in tiles (:class:`_HexFov`). The slow path still runs at exactly
-        the distances where the whole table's loop would run it (the first entry at or beyond the next
-        event, left-out cells included), so walls, blocking cells and shadows come in, and the search
-        ends, as they would."""
+        On hexes and squares the entries come band by band and a band may leave out the cells already
+        in the shadow, and obstacles may come in tiles (:class:`_HexFov`, :class:`_SquareFov`). The slow
+        path still runs at exactly the distances where the whole table's loop would run it (the first
+        entry at or beyond the next event, left-out cells included), so walls, blocking cells and
+        shadows come in, and the search ends, as they would."""
         index = self.index
         w, h = index.width, index.height
         ox, oy = self.ox, self.oy
@@ -1044,6 +1024,11 @@ class _Fov:
             self._test(x, y)
 
 
+class _SquareFov(SquareTiles, _Fov):
+    """:class:`_Fov` with the offset table in bands and the obstacles in tiles (:mod:`rules.fovtiles`, #69): what
+    :func:`visible_cells` runs on squares; :class:`_Fov` alone is the search of before, the tests' reference."""
+
+
 @lru_cache(maxsize=8)
 def _hex_offsets(grid, w: int, h: int, p: int) -> tuple:
     """:func:`_offsets` on hexes, from a cell of row (pointy) / column (flat) parity ``p``: the offset
@@ -1074,19 +1059,10 @@ def _hex_bands(grid, w: int, h: int, p: int) -> tuple:
 
     Returns ``(dists, bands)``: every entry's distance in table order, and for each band ``(start,
     stop, angles, by_angle)``: its slice of the table, its entries sorted by angle and their angles."""
-    table = _hex_offsets(grid, w, h, p)
-    dists = [e[0] for e in table]
-    bands = []
-    start = 0
-    while start < len(table):
-        stop = bisect_left(dists, (math.floor(dists[start] / _BAND) + 1) * _BAND, start)
-        by_angle = sorted(table[start:stop], key=lambda e: e[1])
-        bands.append((start, stop, [e[1] for e in by_angle], by_angle))
-        start = stop
-    return dists, tuple(bands)
+    return bands_of(_hex_offsets(grid, w, h, p), _BAND)
 
 
-class _HexFov(_Fov):
+class _HexFov(BandsAndTiles, _Fov):
     """:class:`_Fov` on a hex board: the same search in true lengths (map units stretched by
     ``Grid.unit``, which keeps the order of directions), hexes' corners for a blocking cell's, the
     exact test of :func:`_hex_sight`, and the narrow gaps left at the end found among the cells
@@ -1245,25 +1221,6 @@ class _HexFov(_Fov):
         out.sort()
         return out
 
-    def _open_tile(self, k: int, heap: list) -> None:
-        """Tile ``k`` reached: its obstacles go into ``heap`` (:meth:`run`'s opened tiles') at their own
-        distances, unless the tile is at least 5 away and all its directions are in the shadow already.
-        Then every one of them would be left out when it came (:meth:`_add_segment`, :meth:`_add_block`:
-        the shadow only grows, and theirs lie within the tile's directions), so they are left out now.
-        (Nearer, a chain's pieces are taken one by one, and one over the origin touches every direction.)"""
-        mx, my, rad, members = self._tiles()[0][k]
-        ex, ey = mx - self.cx, my - self.cy
-        dist = math.hypot(ex, ey)
-        if dist - rad >= 5:
-            a, half = math.atan2(ey, ex), math.asin(rad / dist) + 1e-7
-            if self._hidden(a - half, a + half):
-                return
-        key = self._obstacle_key
-        origin = -1 - self.ends_origin
-        for m in members:
-            if m != origin:
-                heappush(heap, (key(m), 0, m))
-
     def _add_segment(self, chain, m: int) -> None:
         """Chain ``m`` come to: its directions in the touched set, filed under ``m``, its shadow pending."""
         self.touched.by = m
@@ -1309,46 +1266,13 @@ class _HexFov(_Fov):
         """:func:`_hex_bands` of this origin's offset table."""
         return _hex_bands(self.grid, self.index.width, self.index.height, parity(self.grid, self.ox, self.oy))
 
-    #: a band's cells are looked at one by one (as on squares) while more than this share of them lies
+    #: a band's cells are looked at one by one (as :class:`_Fov` does) while more than this share of them lies
     #: outside the shadow; below it, only those found outside it by bisection (the tests raise it to 2:
     #: always)
     _PICK_BELOW = 0.5
 
     def _distances(self) -> list:
         return self._bands()[0]
-
-    def _entries(self):
-        """The offset table's entries (:func:`_hex_bands`) to look at, a band at a time, each band's
-        taken when the search comes to it: the whole band, or, when less than :attr:`_PICK_BELOW` of it
-        lies outside the shadow, those entries only, in table order. Last, an entry off the board at
-        the table's last distance: the events the left-out entries would have run are run before it."""
-        table = self._offset_table()
-        dists, bands = self._bands()
-        starts = self.shadow.starts
-        for start, stop, angles, by_angle in bands:
-            if starts:
-                picks, n = self._outside_shadow(angles)
-                if n <= self._PICK_BELOW * (stop - start):
-                    yield sorted([e for a, b in picks for e in by_angle[a:b]])
-                    continue
-            yield table[start:stop]
-        yield ((dists[-1], 0.0, self.index.width, 0),)
-
-    def _outside_shadow(self, angles: list) -> tuple:
-        """The runs ``(a, b)`` of ``angles`` (sorted) outside the shadow, and how many angles they hold."""
-        picks = []
-        n = 0
-        a = 0
-        for lo, hi in zip(self.shadow.starts, self.shadow.ends):
-            b = bisect_left(angles, lo, a)
-            if b > a:
-                picks.append((a, b))
-                n += b - a
-            a = bisect_right(angles, hi, b)
-        if a < len(angles):
-            picks.append((a, len(angles)))
-            n += len(angles) - a
-        return picks, n
 
     def _exit(self, ang: float) -> float:
         c, s = math.cos(ang), math.sin(ang)

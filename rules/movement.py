@@ -27,6 +27,9 @@ from bisect import insort
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
+from .stepsearch import (cells_of, lower_bound, path_links, path_search, path_whole, reach_alternating,
+                         reach_alternating_whole, reach_links, reach_links_whole, reach_one_state, reach_whole,
+                         step_table)
 from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
@@ -255,18 +258,11 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
 
     sx, sy = _cell(board, start)
     w = board.width
-    grid = board.grid
     links = hex_links(board)
     terr = _terrain_list(board)
     occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
     if goal_i is not None:
-        gq, gr, gs = grid.cube((goal_i % w, goal_i // w))
-        cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
-        cube = grid.cube
-
-        def lower_bound(i: int) -> float:
-            q, r, s = cube((i % w, i // w))
-            return cheapest * max(abs(q - gq), abs(r - gr), abs(s - gs))
+        lower_bound = _hex_bound(board, goal_i)
     else:
         def lower_bound(i: int) -> float:
             return 0
@@ -298,6 +294,19 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
                 prev[t] = s
                 heappush(heap, (nd + lower_bound(j), nd, t))
     return dist, prev, None
+
+
+def _hex_bound(board: Board, goal_i: int):
+    """:func:`_hex_search`'s lower bound of the cost from hex ``i`` to hex ``goal_i``, as a function of ``i``."""
+    w, cube = board.width, board.grid.cube
+    gq, gr, gs = cube((goal_i % w, goal_i // w))
+    cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
+
+    def lower_bound(i: int) -> float:
+        q, r, s = cube((i % w, i // w))
+        return cheapest * max(abs(q - gq), abs(r - gr), abs(s - gs))
+
+    return lower_bound
 
 
 class _Needed:
@@ -391,6 +400,36 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
     them, and they themselves where reachable."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
         raise ValueError(say("a movement budget is a number of at least 0, not {value}", value=repr(budget)))
+    if needed is None:  # the same answer as below, faster (rules/stepsearch.py)
+        _check_policy(diagonal)
+        sx, sy = _cell(board, start)
+        occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
+        limit, i0, terr = math.inf if budget is None else budget, sy * board.width + sx, _terrain_list(board)
+        w = board.width
+        whole = all(type(c) is int for c in board.terrain.values())  # every step's cost a whole number
+        if board.grid.hex:  # one state a hex, a step 1 times the terrain entered (:func:`_hex_search`)
+            from .hexgeom import hex_links
+
+            best, order = (reach_links_whole if whole else reach_links)(hex_links(board), terr, i0, limit, occ)
+            cells = cells_of(w, board.height)
+            return {cells[i]: best[i] for i in order}
+        masks, (orth, diag) = board.step_masks(), step_table(w)
+        if diagonal in ("chebyshev", "manhattan") and whole:
+            best, order = reach_whole(masks, orth, None if diagonal == "manhattan" else diag, terr, i0, limit, occ)
+        elif diagonal != "alternating":  # one state a cell
+            best, order = reach_one_state(masks, orth, None if diagonal == "manhattan" else diag, terr,
+                                          SQRT2 if diagonal == "euclidean" else 1, i0, limit, occ)
+        if diagonal != "alternating":
+            cells = cells_of(w, board.height)
+            return {cells[i]: best[i] for i in order}
+        best, order = (reach_alternating_whole if whole else reach_alternating)(masks, orth, diag, terr, 2 * i0,
+                                                                                limit, occ)
+        out = {}
+        for s in order:
+            cell, d = ((s >> 1) % w, (s >> 1) // w), best[s]
+            if d < out.get(cell, math.inf):
+                out[cell] = d
+        return out
     if needed is not None:
         w, h = board.width, board.height
         needed = _Needed({y * w + x for x, y in needed if 0 <= x < w and 0 <= y < h})
@@ -409,8 +448,8 @@ def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
     """The cheapest way from ``start`` to ``goal``: ``(cost, path)`` with the
     path's cells from start to goal, or None when the goal cannot be
     reached. Ties between equally cheap paths are broken the same way every
-    time."""
-    dist, prev, found = _search(board, start, diagonal, None, occupied, goal)
+    time. (The search runs as rules/stepsearch.py's ``path_search``.)"""
+    dist, prev, found = _path_search(board, start, goal, diagonal, occupied)
     if found is None:
         return None
     w = board.width
@@ -424,6 +463,27 @@ def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
         s = prev[s]
     path.reverse()
     return dist[found], path
+
+
+def _path_search(board: Board, start, goal, diagonal: str, occupied):
+    """``_search(board, start, diagonal, None, occupied, goal)``, faster (rules/stepsearch.py)."""
+    _check_policy(diagonal)
+    sx, sy = _cell(board, start)
+    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
+    s0 = (sy * board.width + sx) * 2
+    if board.grid.hex:  # :func:`_hex_search`: one state a hex, a step 1 times the terrain entered
+        from .hexgeom import hex_links
+
+        return path_links(hex_links(board), _terrain_list(board), s0, goal_i, _hex_bound(board, goal_i), occ)
+    w = board.width
+    (orth, diag), cheapest = step_table(w), min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search
+    if (diagonal in ("chebyshev", "manhattan") and all(type(c) is int for c in board.terrain.values())
+            and w * board.height * max(board.terrain.values(), default=1) < 2**20):
+        return path_whole(board.step_masks(), orth, None if diagonal == "manhattan" else diag, _terrain_list(board), w,
+                          s0 // 2, goal_i, occ)
+    return path_search(board.step_masks(), orth, None if diagonal == "manhattan" else diag, _terrain_list(board),
+                       SQRT2 if diagonal == "euclidean" else 1, diagonal == "alternating", s0, goal_i,
+                       lower_bound(diagonal, cheapest, (goal_i % w, goal_i // w), w), occ)
 
 
 # --- tokens bigger than one square, and a way outside a fight ------------------------------
