@@ -160,35 +160,46 @@ def test_past_a_games_bound_its_extra_requests_are_told_busy_and_change_nothing(
     assert status == 200 and after["seq"] == before["seq"] and after["tokens"] == before["tokens"]
 
 
+class TableC:
+    """Another table: a game of its own whose GM moves a token over Socket.IO, as the page does (``moves``: each
+    move's time to its answer), 50 ms apart."""
+
+    def __init__(self, served) -> None:
+        status, c = served.api("POST", "/api/games", {"name": "Table C", "system": "plain_grid",
+                                                      "map": {"width": 12, "height": 8}})
+        assert status == 201
+        status, npc = served.api("POST", f"/api/games/{c['id']}/tokens", {"name": "Guard", "x": 1, "y": 1},
+                                 token=c["gm_token"])
+        assert status == 201
+        self.token, self.made = npc["id"], 0
+        self.gm = socketio.Client(reconnection=False)
+        self.gm.connect(served.url, auth={"game": c["id"], "token": c["gm_token"]}, transports=["websocket"],
+                        wait_timeout=10)
+
+    def moves(self, n: int) -> list[float]:
+        out = []
+        for _ in range(n):
+            self.made += 1
+            t0 = time.monotonic()
+            ack = self.gm.call("command", {"type": "move_token", "token_id": self.token, "x": 1 + self.made % 2,
+                                           "y": 1}, timeout=10)
+            out.append(time.monotonic() - t0)
+            assert isinstance(ack, dict) and ack.get("ok"), ack
+            time.sleep(0.05)
+        return out
+
+    def close(self) -> None:
+        self.gm.disconnect()
+
+
 @pytest.mark.serial  # it times answers against a baseline: alone, in scripts/test's serial part
 def test_another_tables_moves_keep_their_pace_while_one_game_floods_plans(served):
     """(c) Table C's GM moves a token (Socket.IO, as the page does), ``MOVES`` times alone and as many times while
     A's plans are flooded from six connections, in ``ROUNDS`` turns of each: the median move beside the flood
     within ``MOVES_SLOWER`` times its median alone."""
     a = big_fight(served)
-    status, c = served.api("POST", "/api/games", {"name": "Table C", "system": "plain_grid",
-                                                  "map": {"width": 12, "height": 8}})
-    assert status == 201
-    status, npc = served.api("POST", f"/api/games/{c['id']}/tokens", {"name": "Guard", "x": 1, "y": 1},
-                             token=c["gm_token"])
-    assert status == 201
-    gm = socketio.Client(reconnection=False)
-    gm.connect(served.url, auth={"game": c["id"], "token": c["gm_token"]}, transports=["websocket"], wait_timeout=10)
-
-    made = [0]
-
-    def moves(n: int) -> list[float]:
-        out = []
-        for _ in range(n):
-            made[0] += 1
-            i = made[0]
-            t0 = time.monotonic()
-            ack = gm.call("command", {"type": "move_token", "token_id": npc["id"], "x": 1 + i % 2, "y": 1},
-                          timeout=10)
-            out.append(time.monotonic() - t0)
-            assert isinstance(ack, dict) and ack.get("ok"), ack
-            time.sleep(0.05)
-        return out
+    mover = TableC(served)
+    moves = mover.moves
 
     def measured() -> tuple[float, float, dict]:
         """Table C's median move alone and beside A's flood, in turns, and A's answers."""
@@ -217,7 +228,7 @@ def test_another_tables_moves_keep_their_pace_while_one_game_floods_plans(served
         if runs[0][1] > MOVES_SLOWER * runs[0][0]:  # within the noise: met when the median of three runs meets it
             runs += [measured(), measured()]
     finally:
-        gm.disconnect()
+        mover.close()
     ratios = sorted(now / base for base, now, _ in runs)
     assert ratios[len(ratios) // 2] <= MOVES_SLOWER, [(round(b * 1000, 2), round(n * 1000, 2)) for b, n, _ in runs]
 

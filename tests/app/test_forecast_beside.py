@@ -9,9 +9,9 @@ import statistics
 import time
 
 import pytest
-import socketio
 
 import rules
+from tests.app.test_fair_plans import TableC
 from tests.app.test_gevent_serving import Served
 
 MOVES = 60  # table C's moves alone, and as many beside the forecast
@@ -47,27 +47,8 @@ def _fight(served) -> dict:
 @pytest.mark.serial  # it times answers against a baseline: alone, in scripts/test's serial part
 def test_another_tables_moves_keep_their_pace_while_a_forecast_runs(served):
     a = _fight(served)
-    status, c = served.api("POST", "/api/games", {"name": "Table C", "system": "plain_grid",
-                                                  "map": {"width": 12, "height": 8}})
-    assert status == 201
-    status, npc = served.api("POST", f"/api/games/{c['id']}/tokens", {"name": "Guard", "x": 1, "y": 1},
-                             token=c["gm_token"])
-    assert status == 201
-    gm = socketio.Client(reconnection=False)
-    gm.connect(served.url, auth={"game": c["id"], "token": c["gm_token"]}, transports=["websocket"], wait_timeout=10)
-    made = [0]
-
-    def moves(n: int) -> list[float]:
-        out = []
-        for _ in range(n):
-            made[0] += 1
-            t0 = time.monotonic()
-            ack = gm.call("command", {"type": "move_token", "token_id": npc["id"], "x": 1 + made[0] % 2, "y": 1},
-                          timeout=10)
-            out.append(time.monotonic() - t0)
-            assert isinstance(ack, dict) and ack.get("ok"), ack
-            time.sleep(0.05)
-        return out
+    mover = TableC(served)
+    moves = mover.moves
 
     def forecast() -> str:
         status, body = served.api("POST", f"/api/games/{a['id']}/forecast", {"runs": 5000, "seed": 1},
@@ -106,6 +87,6 @@ def test_another_tables_moves_keep_their_pace_while_a_forecast_runs(served):
         if runs[0][1] > MOVES_SLOWER * runs[0][0]:  # within the noise: met when the median of three runs meets it
             runs += [measured(), measured()]
     finally:
-        gm.disconnect()
+        mover.close()
     ratios = sorted(now / base for base, now in runs)
     assert ratios[len(ratios) // 2] <= MOVES_SLOWER, [(round(b * 1000, 2), round(n * 1000, 2)) for b, n in runs]
