@@ -7,8 +7,9 @@ initiative rolled by the run's dice) or from the fight as it stands. Both sides 
 the fierce tactic, *careful*: the careful one). Every command a turn sends is the one the GM page would send, judged
 by the table (``table.settle``, handed in) with the run's dice (``SeededDice`` from the forecast's seed and the run's number), so
 the forecast's dice are the rules' dice and the same seed gives the same figures. What a player would answer is
-answered as the planner's side would: a Soak roll with a Benny while one is left, a reroll offer let go, a defense by
-the first the rules leave; the copy rolls the app's dice (a roll made at the table is called off). A run ends when
+answered as the planner's side would: a Soak roll with a Benny while one is left, a reroll offer let go, the defense
+that leaves the attack the least chance to hit (the players' tokens keep their players: they are asked, as at the
+table); the copy rolls the app's dice (a roll made at the table is called off). A run ends when
 one side alone stands (the rules' own "down": ``fighting.stands``; a foe that surrendered or fled is not standing),
 or at the round cap (``ROUND_CAP``: counted and said, neither side's win).
 
@@ -131,7 +132,6 @@ def prepared(game: "Game", from_start: bool, token_ids: Iterable[str] | None = N
         for c in base.characters.values():
             if c.token_id in side and isinstance(c.sheet.get("bennies"), int):
                 c.sheet["bennies"] += bennies
-    base.tokens = {k: dataclasses.replace(t, owner=None) for k, t in base.tokens.items()}
     base.dice, base.foe_play = {}, {}
     base.tactics = {**base.tactics, **{i: {"tactic": PLAYERS[players]} for i in side if i in base.tokens},
                     **{i: {**base.tactics.get(i, {}), "tactic": t} for i, t in (tactics or {}).items()
@@ -243,9 +243,11 @@ def _answer(game: "Game", dice, settle: Settle) -> bool:
     """Answers what the table waits for, as the planner's side would; False when nothing waits."""
     for wait in waits.waits(game):
         kind, entry = wait.kind.name, wait.entry
-        if kind == "defense":
-            open_ = [c["key"] for c in entry.get("choices", []) if c.get("available")]
-            if open_ and send(game, {"type": "choose_defense", "defense": open_[0], "attack": entry.get("id")}, dice, settle):
+        if kind == "defense":  # the defense that leaves the attack the least chance to hit, as a player would pick
+            open_ = [c for c in entry.get("choices", []) if c.get("available")]
+            best = min(open_, key=lambda c: 1.0 if c.get("hit") is None else c["hit"], default=None)
+            if best is not None and send(game, {"type": "choose_defense", "defense": best["key"],
+                                                "attack": entry.get("id")}, dice, settle):
                 return True
             return send(game, {"type": "choose_defense", "cancel": True}, dice, settle)
         if kind == "soak":
@@ -267,7 +269,7 @@ def _turn(game: "Game", token_id: str, dice, settle: Settle) -> None:
     if plans:
         for step in plans[0]["steps"]:
             token = game.tokens.get(token_id)
-            if token is None or not fighting.stands(game, token):
+            if token is None or not fighting.stands(game, token) or _over(game):
                 break
             while _answer(game, dice, settle):
                 pass
@@ -275,7 +277,7 @@ def _turn(game: "Game", token_id: str, dice, settle: Settle) -> None:
                 break
     while _answer(game, dice, settle):
         pass
-    if game.combat and game.combat.get("current") == token_id:
+    if game.combat and game.combat.get("current") == token_id and not _over(game):  # the last blow ends it here
         send(game, {"type": "next_turn"}, dice, settle)
 
 
@@ -294,16 +296,21 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
     if game.combat is None and not send(game, {"type": "start_combat", "token_ids": list(start.ids)}, dice, settle):
         raise Rejected(N_("the fight cannot be started"))
     steps, capped = 0, False
+    due_round = None  # the round the attacks owed now came due in (phase/TN's shots resolve at a phase's end, rolled
+    ended = game.combat["round"]  # once Next turn opened the next round): the round a fight they end ended in
     while not _over(game):
         steps += 1
         if steps > STEP_CAP or game.combat["round"] > cap:
             capped = True
             break
+        before = game.combat["round"]
         if _answer(game, dice, settle):
+            ended = game.combat["round"] if game.combat else ended
             continue
         due = [a for a in (game.combat.get("due") or []) if a.get("attacker") in game.tokens
                and a.get("target") in game.tokens]
         if due:
+            ended = due_round if due_round is not None else before
             attack = due[0]
             payload = {"type": "attack", "attacker": attack["attacker"], "target": attack["target"],
                        **({"weapon": attack["weapon"]} if attack.get("weapon") else {}),
@@ -316,10 +323,13 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
             if not send(game, {"type": "next_turn"}, dice, settle):
                 capped = True
                 break
-            continue
-        _turn(game, current, dice, settle)
+        else:
+            _turn(game, current, dice, settle)
+        if game.combat:
+            ended = game.combat["round"]
+            due_round = (due_round if due_round is not None else before) if game.combat.get("due") else None
     start.game.board.adopt(game.board)  # the indexes the run built, kept for the next run (the board unchanged)
-    rounds = min(game.combat["round"], cap) if game.combat else 0  # a capped run fought ``cap`` rounds
+    rounds = cap if capped else min(ended, cap)  # a capped run fought ``cap`` rounds
     tokens = [game.tokens[i] for i in start.ids if i in game.tokens]
     down = frozenset(t.id for t in tokens if not fighting.stands(game, t))
     standing = {t.id for t in tokens if t.id not in down}
