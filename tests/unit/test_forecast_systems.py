@@ -7,7 +7,8 @@ say what the rules make of the fight.
   own, read from the plan the planner makes on each of the hero's turns in the runs themselves (``reckon``'s
   ``hit``, the attack card's odds): the test checks too that it is the same on every turn. Where a system's rules
   depart from that, its test says how and counts it (Savage Worlds' Jokers, phase/TN's two shots a round, the
-  defense Atomic Tomorrow's table rolls). The engine as it is fails them all (``ROUND_AFTER``).
+  defense Atomic Tomorrow's table rolls). They found that the engine counted the round after the last blow (Next turn
+  sent after it) and phase/TN's last shots in the round after theirs.
 - Adding foes lowers the players' chance: the same fight with two foes more is won less often, beyond both 95%
   intervals.
 - From here after a hero has fallen, the chance is lower than from the start (Savage Worlds: test_forecast.py).
@@ -34,15 +35,6 @@ DUEL_RUNS = 2000
 CORRIDOR = (3, 1)
 #: 2,000 fights take 25 to 50 s of CPU in each system, more on a loaded machine: past the suite's 120 s
 DUEL_TIME = pytest.mark.timeout(400)
-#: the duels fail on the engine as it is (main at 5626fc24), each by the round counted after the fight's last blow:
-#: ``forecast._turn`` sends Next turn once its plan's steps are sent even when the blow ended the fight, and the
-#: run's ``rounds`` is read after it: the next round whenever the hero's turn was the round's last, or the fallen
-#: foe's turn is passed over (a duel's mean comes out 1 / p + 0.5 to 1). Strict: once the engine counts the round
-#: the fight ended in, these pass and the mark must go.
-ROUND_AFTER = pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "#68: the forecast counts the round after the last blow (forecast._turn sends Next turn after the fight ended)"))
-
-
 def _run(game, payload: dict):
     events = decide(game, parse_command(payload), GM)
     for event in events:
@@ -153,7 +145,6 @@ def check_geometric(figures, ids, p: float) -> None:
 
 
 @DUEL_TIME
-@ROUND_AFTER
 @pytest.mark.parametrize("system", ["gurps_lite", "tesseris_ads"])
 def test_a_duel_lasts_one_over_the_chance_to_hit_rounds(system, monkeypatch):
     """3d6 and Tesseris: the foe defends every blow the same way (a dodge, a Duck), the plan's ``hit`` counts that
@@ -193,7 +184,6 @@ def test_rounds_with_jokers_is_one_over_the_chance_without_them():
 
 
 @DUEL_TIME
-@ROUND_AFTER
 def test_a_savage_worlds_duel_lasts_one_over_the_chance_to_hit_rounds_the_jokers_counted(monkeypatch):
     """Savage Worlds: the hero's chance is the same every round but in a round its action card is a Joker (+2 to the
     Fighting roll, "Initiative (Action Cards)"), so the mean is the one the deck gives with the plan's two chances
@@ -214,9 +204,6 @@ def test_a_savage_worlds_duel_lasts_one_over_the_chance_to_hit_rounds_the_jokers
 
 
 @DUEL_TIME
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "#68: the forecast counts the round after the last blow, and phase/TN's shots of a round's last phase are "
-    "rolled once the next round has begun (the engine reads that round)"))
 def test_a_phase_tn_duel_lasts_one_over_the_chance_two_shots_hit_rounds(monkeypatch):
     """Phase/TN: a round is two phases, and the hero shoots twice in each (a Target and fire round action's two
     shots at its end, or a Fire phase action each phase), every shot at the plan's chance, and any shot that hits
@@ -232,7 +219,6 @@ def test_a_phase_tn_duel_lasts_one_over_the_chance_two_shots_hit_rounds(monkeypa
 
 
 @DUEL_TIME
-@ROUND_AFTER
 def test_an_atomic_tomorrow_duel_lasts_one_over_the_chance_to_hit_rounds(monkeypatch):
     """Atomic Tomorrow: the table rolls the hero's attack on the GM's foe with no defense (the table asks a defense of
     a player's token alone, and the rules read none asked as "none"), so the attack card's chance (the plan's
