@@ -1,5 +1,5 @@
-"""The copies the GM's foes' plans are played on, and what the planners read of a foe's weapons (#60): shared by
-the square-grid reckoning (``suggestions``) and the zone maps' (``suggestions_zones``)."""
+"""The copies the GM's foes' plans are played on, and what the planners read of a foe's weapons and of cover (#60):
+shared by the square-grid reckoning (``suggestions``) and the zone maps' (``suggestions_zones``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import copy
 import dataclasses
 from typing import TYPE_CHECKING
 
+from rules import los
 from rules.system import RuleError, RuleNotImplemented
 from rules.text import say
 
@@ -65,6 +66,19 @@ def weapons_of(system, sheet: dict) -> list[dict]:
         return list(system.weapons(sheet))
     except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
         return []
+
+
+def cover_level(system, fraction: float, settings: dict) -> str | None:
+    """The system's level of cover for a line of fire's cover fraction (its ``cover_effect``); None where it has no
+    cover rules (the square-grid reckoning's *careful*, ``suggestions``)."""
+    cover = los.Cover(fraction, [])
+    try:
+        try:
+            return system.cover_effect(cover, settings).level
+        except TypeError:  # (a system whose cover takes no settings)
+            return system.cover_effect(cover).level
+    except (RuleError, RuleNotImplemented, ValueError, TypeError):
+        return None
 
 
 def is_melee(weapon: dict) -> bool | None:

@@ -38,6 +38,7 @@ from ..core.model import GM, Rejected
 from ..core.text import N_
 from . import suggestions
 from .foe_sandbox import is_foe
+from .forecast_fast import Memo
 
 if TYPE_CHECKING:
     from ..core.model import Game
@@ -259,15 +260,23 @@ def _answer(game: "Game", dice, settle: Settle) -> bool:
     return False
 
 
-def _turn(game: "Game", token_id: str, dice, settle: Settle) -> None:
-    """The turn of ``token_id``: its best plan's steps (the planner's, whichever side it is on), then Next turn."""
-    try:
-        found = suggestions.reckon(game, token_id, anyone=True)
-    except (Rejected, suggestions.NotReckoned, RuleError, RuleNotImplemented):
-        found = {"plans": []}
-    plans = found.get("plans") or []
-    if plans:
-        for step in plans[0]["steps"]:
+NO_PLAN = (Rejected, suggestions.NotReckoned, RuleError, RuleNotImplemented)  #: a turn with no plan: nothing sent
+
+
+def _turn(game: "Game", token_id: str, dice, settle: Settle, memo: "Memo | None" = None) -> None:
+    """The turn of ``token_id``: its best plan's steps (the planner's, whichever side it is on), then Next turn.
+    ``memo``: the plans and the board's geometry kept between turns (``forecast_fast``: the same steps)."""
+    if memo is not None:
+        steps = memo.steps(game, token_id, suggestions.reckon, NO_PLAN)
+    else:
+        try:
+            found = suggestions.reckon(game, token_id, anyone=True)
+        except NO_PLAN:
+            found = {"plans": []}
+        plans = found.get("plans") or []
+        steps = plans[0]["steps"] if plans else []
+    if steps:
+        for step in steps:
             token = game.tokens.get(token_id)
             if token is None or not fighting.stands(game, token) or _over(game):
                 break
@@ -287,9 +296,10 @@ def _over(game: "Game") -> bool:
     return over(game)
 
 
-def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
+def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP, memo: "Memo | None" = None) -> Run:
     """One run from ``start`` (``prepared``) with the dice of ``seed``, on its own copy (the board shared, read
-    only)."""
+    only). ``memo`` (``forecast_fast.Memo.of(start)``): what the runs of ``start`` keep between their turns, the same
+    run with it as without (None: every turn reckoned afresh)."""
     game, dice, side = suggestions.frozen(start.game), SeededDice(seed), start.side
     party_ids = [i for i in start.ids if i in side]
     held = _held(game, party_ids)
@@ -324,7 +334,7 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Run:
                 capped = True
                 break
         else:
-            _turn(game, current, dice, settle)
+            _turn(game, current, dice, settle, memo)
         if game.combat:
             ended = game.combat["round"]
             due_round = (due_round if due_round is not None else before) if game.combat.get("due") else None
@@ -384,9 +394,12 @@ def seed_of(seed: int, run: int) -> int:
     return (seed * 1_000_003 + run) & 0x7FFFFFFF
 
 
-def batch(start: Start, seed: int, first: int, count: int, settle: Settle, cap: int = ROUND_CAP) -> list[Run]:
-    """Runs ``first`` to ``first + count - 1`` of a forecast seeded ``seed``: what a worker plays at a time."""
-    return [play(start, seed_of(seed, i), settle, cap) for i in range(first, first + count)]
+def batch(start: Start, seed: int, first: int, count: int, settle: Settle, cap: int = ROUND_CAP,
+          memo: "Memo | None" = None) -> list[Run]:
+    """Runs ``first`` to ``first + count - 1`` of a forecast seeded ``seed``: what a worker plays at a time, with
+    ``memo`` (else one of the batch's own: ``forecast_fast``, the same runs as without)."""
+    memo = memo if memo is not None else Memo.of(start)
+    return [play(start, seed_of(seed, i), settle, cap, memo) for i in range(first, first + count)]
 
 
 def forecast(start: Start, runs: int, seed: int, settle: Settle, cap: int = ROUND_CAP) -> Figures:

@@ -32,23 +32,25 @@ The foes as a side (#67): what an attack is worth counts the chance it puts its 
 ``attack_effect`` gives it (``down``, the rules' exact odds, and ``down_worth``, what that is worth in the effect's
 unit: a target about to go down is worth finishing); a system's ``side_notes`` (Savage Worlds' Gang Up) says what a
 square gives the foe's allies, and of the squares beside a target those that give the most come first; an attack at a
-target the allies acting before it may put down first is worth less, and so is a square beside a hero an ally
-shoots at, by what the ally loses there (``suggestions_side``). The tactics
-say what the rules do: *careful* calls a move "cover" only where the system's cover levels give cover from every foe
-(:meth:`_Geometry.sheltered`), *cowardly* withdraws only away from every foe, or nowhere.
+target the allies acting before it may put down first is worth less, and so is a square beside a hero an ally shoots
+at, by what the ally loses there (``suggestions_side``). The tactics say what the rules do: *careful* calls a move
+"cover" only where the system's cover levels give cover from every foe (:meth:`_Geometry.sheltered`), *cowardly*
+withdraws only away from every foe, or nowhere.
 
 When no attack reaches a foe this turn, the foe closes in (#67, looking a turn ahead): by each way that moves alone
-(``attack`` False, no ``then``; ``approach``: a way for closing in only, Savage Worlds' run), for each foe, the way
-to it on the whole board (one search from the foe's square: round walls and closed doors, tokens passed as a move
-passes them), the square within this turn's allowance that leaves the least of it (careful: the fewest foes at it
-first), judged by the rules' ``move``; ranked nearest by the way first (after a reload where it stands). Every plan
-has a ``kind``: ``attack``, ``approach``, ``cover``, ``withdraw``, ``move``, ``ready``, ``surrender`` (``morale``: a
-side that lost most of its number falls back or surrenders). A foe with no plan gets ``none``, the words why.
+(``attack`` False, no ``then``; ``approach``: a way for closing in only, Savage Worlds' run), for each foe, the way to
+it on the whole board (one search from the foe's square: round walls and closed doors, tokens passed as a move passes
+them), the square within this turn's allowance that leaves the least of it (careful: the fewest foes at it first),
+judged by the rules' ``move``; ranked nearest by the way first (after a reload where it stands). Every plan has a
+``kind``: ``attack``, ``approach``, ``cover``, ``withdraw``, ``move``, ``ready``, ``surrender`` (``morale``: a side
+that lost most of its number falls back or surrenders). A foe with no plan gets ``none``, the words why.
 
-Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight
-has it current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked
-``"now": False``. The reckoning keeps what it reads again and again (distances, lines of fire, the squares
-nearest a target, the combatants a move is judged among); the rules keep their own pure tables (the 3d6 odds').
+Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight has it
+current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked ``"now": False``. The
+reckoning keeps what it reads again and again (distances, lines of fire, the squares nearest a target, the combatants
+a move is judged among); the rules keep their own pure tables (the 3d6 odds'). A forecast (#68) keeps the board's part
+of it (distances, lines of fire, the squares a move reaches, the ways to a target) from one reckoning to the next
+(``memo``: ``forecast_fast``).
 
 On a hex map (#67) the same: the rules' movement, distances and lines of fire count hexes (``rules.movement``,
 ``rules.los``), "beside" is the six neighbours (``Grid.neighbours``, ``Grid.steps``), and the words say hexes.
@@ -79,12 +81,13 @@ from ..core.text import N_, rules_words
 from ..bridge.fighting import combatant, named_default, path_and_cost, position_of, settings_of, stands
 from ..bridge.describe import square_name
 from ..core.feature import Feature
-from .foe_sandbox import (acted as _acted, finishing, is_foe, is_melee as _is_melee, named_foe, sandbox as _sandbox,
-                          weapons_of as _weapons, weighed)
+from .foe_sandbox import (acted as _acted, cover_level as _cover_level, finishing, is_foe, is_melee as _is_melee,
+                          named_foe, sandbox as _sandbox, weapons_of as _weapons, weighed)
 from ..core.model import GM, Event, Rejected, copied
 from .suggestions_approach import MOST_PLANS, Ways as _Ways, approach as _approach, why_none as _why_none
 from . import morale, suggestions_side as _side
 from .suggestions_zones import plans_on_zones
+from .forecast_fast import kept
 from ..fight.waiting import plans_wait
 
 if TYPE_CHECKING:
@@ -204,10 +207,10 @@ def _occupied(game: "Game", token: "Token", cell: tuple[int, int]) -> bool:
 class _Geometry:
     """What the rules read of a square against a token, kept for the reckoning: distance, line, cover."""
 
-    def __init__(self, game: "Game", system) -> None:
+    def __init__(self, game: "Game", system, memo: dict | None = None) -> None:
         self.board, self.diagonal, self.grid = game.board, system.diagonal, game.board.grid
-        self._seen: dict = {}
-        self._far: dict = {}
+        self._seen, self._far = kept(memo, ("geometry", self.diagonal), lambda: ({}, {}))
+        self._shelter: dict = {}  # (a cell, the foes' squares) -> sheltered: this reckoning's (the system's levels)
         self._nearest: dict = {}
         self._fighters: tuple | None = None
         self._moves: tuple = (None, {})  # the view, and the moves judged on it: square -> the view after, or None
@@ -301,8 +304,8 @@ class _Geometry:
         """Whether the rules give ``cell`` cover from every foe (#67): each foe's line of fire to it blocked, or its
         cover fraction a level of cover by the system's ``cover_effect`` (not "none"). False where the system
         cannot say (no cover rules)."""
-        key = ("sheltered", cell, tuple((f.x, f.y) for f in foes))
-        found = self._seen.get(key)
+        key = (cell, tuple((f.x, f.y) for f in foes))
+        found = self._shelter.get(key)
         if found is None:
             found = True
             for f in foes:
@@ -315,7 +318,7 @@ class _Geometry:
                 if level in (None, "none"):
                     found = False
                     break
-            self._seen[key] = found
+            self._shelter[key] = found
         return found
 
     def threat(self, cell: tuple[int, int], foes: list["Token"]) -> int:
@@ -325,19 +328,6 @@ class _Geometry:
             d, clear, fraction = self.of((f.x, f.y), cell)
             n += (clear and fraction < EXPOSED) + (d <= 1.5)
         return n
-
-
-def _cover_level(system, fraction: float, settings: dict) -> str | None:
-    """The system's level of cover for a line of fire's cover fraction (its ``cover_effect``); None where it has no
-    cover rules."""
-    cover = los.Cover(fraction, [])
-    try:
-        try:
-            return system.cover_effect(cover, settings).level
-        except TypeError:  # (a system whose cover takes no settings)
-            return system.cover_effect(cover).level
-    except (RuleError, RuleNotImplemented, ValueError, TypeError):
-        return None
 
 
 def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], careful: bool, within=None) -> list:
@@ -372,14 +362,15 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
     return out
 
 
-def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False) -> dict:
+def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False, memo: dict | None = None) -> dict:
     """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
     ``{"token_id", "tactic", "now", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are
     ``Say``\\ s, said in the reader's language by the caller). While an attack waits for its answer (a defense, a
     Soak roll, the table's dice: :func:`webapp.game.fight.waiting.plans_wait`), no plans but ``"waiting"``: the words of
     what it waits for. Off its turn (``"now": False``), the plans of its turn were it to begin now
     (:func:`_turn_begun`): its steps are for its turn, not to be sent before. ``anyone``: a player's token's too, by
-    its ``tactics`` (a forecast's copy, #68). Rejected: no such foe, or not in the fight; NotReckoned: none here."""
+    its ``tactics`` (a forecast's copy, #68). ``memo``: the board's geometry a forecast keeps between reckonings
+    (``forecast_fast``; the same plans). Rejected: no such foe, or not in the fight; NotReckoned: none here."""
     token = game.tokens.get(token_id)
     if token is None:
         raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
@@ -421,7 +412,7 @@ def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False)
         if not plans:
             out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, _Ways(token))
         return out
-    geo = _Geometry(game, system)
+    geo = _Geometry(game, system, memo)
     geo.side(game, token, foes, system, settings)
     careful = tactic == "careful"
     found, refused = [], []  # the plans; the rules' words refusing a way's action (stunned 3d6: Do Nothing only, #67)
@@ -445,7 +436,7 @@ def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False)
         if way.get("move_most") is not None and left is not None:  # what the attack's own cost leaves (Tesseris ticks)
             left = min(left, way["move_most"])
         heavy.breathe()
-        cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left, reached)
+        cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left, reached, memo)
         heavy.breathe()
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
@@ -474,7 +465,7 @@ def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False)
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
-    paths = _Ways(token, closing, careful)  # the way to each foe, searched once for the ways that close in, as far as needed
+    paths = _Ways(token, closing, careful, memo)  # the way to each foe, searched once for the ways that close in, as far as needed
     if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
@@ -501,21 +492,23 @@ def _turn_begun(game: "Game", token: "Token", system, settings: dict) -> "Game":
     return view
 
 
-def _reachable(view: "Game", me: "Token", system, left, reached: dict | None = None) -> dict:
+def _reachable(view: "Game", me: "Token", system, left, reached: dict | None = None, memo: dict | None = None) -> dict:
     """The free squares the foe can end its move on, with their cost (its own square at 0). ``reached``: the
     squares already found for other allowances from the same square on the same board (the ways of one turn):
-    each with its least cost, so those within a smaller allowance are those that cost no more than it."""
+    each with its least cost, so those within a smaller allowance are those that cost no more than it; ``memo``
+    (a forecast's, #68) keeps the board's (before the tokens are counted)."""
     start = (me.x, me.y)
     if left is None:
         left = system.move_allowance(combatant(view, me).sheet) if hasattr(system, "move_allowance") else 0
     if reached is not None:
         wider = min((k for k in reached if k >= left), default=None)
         if wider is None:
-            reached[left] = wider = _reachable(view, me, system, left)
+            reached[left] = wider = _reachable(view, me, system, left, memo=memo)
             return wider
         return reached[wider] if wider == left else {c: k for c, k in reached[wider].items() if k <= left}
     if getattr(me, "size", 1) == 1:
-        cells = movement.reachable(view.board, start, left, system.diagonal)
+        cells = kept(memo, ("reachable", start, left, system.diagonal),
+                     lambda: movement.reachable(view.board, start, left, system.diagonal))
     else:
         cells, _ = movement.footprint_search(view.board, start, me.size, system.diagonal, left)
     return {c: k for c, k in cells.items() if c == start or not _occupied(view, me, c)}

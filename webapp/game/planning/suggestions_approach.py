@@ -13,6 +13,7 @@ from rules.text import say, say_n
 from ..bridge import heavy
 from ..bridge.describe import square_name
 from .suggestions_zones import leads_anywhere
+from .forecast_fast import kept
 
 if TYPE_CHECKING:
     from ..core.model import Game, Token
@@ -26,13 +27,15 @@ class Ways(dict):
     the ways' free squares), or None where no way leads there; searched once for all the ways of a foe's turn that
     close in and for the words why it has no plan, only as far as they read it: each way's ``MOST_PLANS * 2``
     squares nearest by the way (with their ties; every square nearer than where it stands for a ``careful`` foe,
-    which weighs them all by the threat first), those nearer than where it stands (``movement.ways_back``)."""
+    which weighs them all by the threat first), those nearer than where it stands (``movement.ways_back``).
+    ``memo`` (a forecast's, #68): the searches of the board kept from one reckoning to the next (read the same)."""
 
-    def __init__(self, token, closing=(), careful: bool = False) -> None:
+    def __init__(self, token, closing=(), careful: bool = False, memo: dict | None = None) -> None:
         super().__init__()
         self.start, self.size = (token.x, token.y), getattr(token, "size", 1)
         self.groups = [set(cells) - {self.start} for *_, cells in closing]
         self.most = None if careful else MOST_PLANS * 2
+        self.memo = memo
 
     def to(self, board, target, diagonal: str):
         """``(now, back)`` for the way to ``target`` (a token), searched the first time it is asked for."""
@@ -41,6 +44,11 @@ class Ways(dict):
         return self[target.id]
 
     def _search(self, board, aim, diagonal):
+        key = ("ways", self.start, self.size, aim, diagonal, self.most, tuple(frozenset(g) for g in self.groups)) \
+            if self.memo is not None else None
+        return kept(self.memo, key, lambda: self._searched(board, aim, diagonal))
+
+    def _searched(self, board, aim, diagonal):
         if self.size != 1:  # a big token's footprint: the whole board's search
             back = way_from(board, aim, self.size, diagonal)
             return None if back is None or self.start not in back else (back[self.start], back)

@@ -134,11 +134,17 @@ def shooters(game: "Game", token: "Token", foes: list["Token"], system, seen: di
 def in_the_way(game: "Game", token: "Token", found: list[dict], foes: list["Token"], system,
                seen: dict | None = None) -> None:
     """Each plan that ends beside a hero an ally shoots at (:func:`shooters`): its score less what the system's
-    ``in_the_way`` says the ally loses for it standing there, and the why says it. Squares only (not zones)."""
+    ``in_the_way`` says the ally loses for it standing there, and the why says it. Squares only (not zones). The
+    shooters are looked for only when a plan ends beside a hero (the allies' odds cost the most of it, #68)."""
+    grid = game.board.grid
+    heroes = [(h.x, h.y) for h in foes]
+    if not any(isinstance(p.get("to"), list) and any(tuple(p["to"]) != h and grid.steps(tuple(p["to"]), h) <= 1
+                                                     for h in heroes) for p in found):
+        return  # no plan ends beside a hero: none is in an ally's way
     fire = shooters(game, token, foes, system, seen)
     if not fire:
         return
-    hook, grid, costs = system.planner.in_the_way, game.board.grid, {}
+    hook, costs = system.planner.in_the_way, {}
     for p in found:
         if not isinstance(p.get("to"), list):
             continue

@@ -1,0 +1,75 @@
+"""The forecast's bench (#68, ``bench/forecast.py``) runs, and what a forecast keeps between its turns
+(``webapp/game/planning/forecast_fast.py``: plans of states met again, the board's geometry; and the allies' odds
+``suggestions_side.in_the_way`` no longer reads when no plan ends beside a hero) changes no choice and no roll.
+
+``MAIN``: runs 0 and 1 of the bench's forecast (seed ``bench.forecast.SEED``) of its encounter in each of the five
+systems (four players' characters against six foes on the 30 x 30 map with walls; Atomic Tomorrow on its zone map),
+as main played them at 5626fc24, before the forecast kept anything: recorded there with this bench's code (its
+encounter, its numbered token ids and ``batch``, run on a copy of that commit), each run's winner (None: capped), its rounds, the tokens down and dead at its end (by name)
+and the commands it sent. The same runs played now through the bench's code must be those, to the command. The
+bench's table and profile are run once on one fight so that they cannot rot.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import forecast as bench
+from webapp.game import table
+from webapp.game.planning import forecast, forecast_fast
+
+#: system -> [(won, rounds, down, dead, steps)] of runs 0 and 1, from main at 5626fc24 (see the docstring)
+MAIN = {
+    "gurps_lite": [
+        (False, 9, ['Hero1', 'Hero2', 'Hero3', 'Hero4'], [], 78),
+        (False, 11, ['Foe1', 'Foe2', 'Foe3', 'Hero1', 'Hero2', 'Hero3', 'Hero4'], [], 83)],
+    "savage_worlds": [
+        (False, 6, ['Hero1', 'Hero2', 'Hero3', 'Hero4'], [], 49),
+        (False, 5, ['Foe1', 'Hero1', 'Hero2', 'Hero3', 'Hero4'], [], 38)],
+    "tesseris_ads": [
+        (False, 6, ['Foe3', 'Foe6', 'Hero1', 'Hero2', 'Hero3', 'Hero4'], ['Hero1', 'Hero2', 'Hero3', 'Hero4'], 40),
+        (False, 4, ['Hero1', 'Hero2', 'Hero3', 'Hero4'], ['Hero2', 'Hero3', 'Hero4'], 28)],
+    "phase_tn": [
+        (True, 5, ['Foe1', 'Foe2', 'Foe3', 'Foe4', 'Foe5', 'Foe6', 'Hero1', 'Hero2'], [], 98),
+        (True, 7, ['Foe1', 'Foe2', 'Foe3', 'Foe4', 'Foe5', 'Foe6', 'Hero1', 'Hero3', 'Hero4'], [], 110)],
+    "atomic_tomorrow": [
+        (False, 8, ['Hero1', 'Hero2', 'Hero3', 'Hero4'], [], 72),
+        (False, 10, ['Hero1', 'Hero2', 'Hero3', 'Hero4'], [], 95)],
+}
+
+
+def _named(start, run: forecast.Run) -> tuple:
+    names = {t.id: t.name for t in start.game.tokens.values()}
+    return (run.won, run.rounds, sorted(names[i] for i in run.down), sorted(names[i] for i in run.dead), run.steps)
+
+
+@pytest.mark.parametrize("system", bench.SYSTEMS)
+def test_the_bench_plays_the_same_fights_as_main_did_before_the_forecast_kept_anything(system):
+    start = bench.start_of(system)
+    runs = bench.batch(start, 0, 2)
+    assert [_named(start, r) for r in runs] == MAIN[system]
+
+
+def test_a_state_met_again_is_answered_from_the_memo_and_plays_what_the_planner_alone_plays():
+    """Run 0 of the bench's 3d6 fight played with a memo, then again with the same memo: the second time every turn's
+    state is one met before, answered from what was kept (``met``: no reckoning), and the run is the same; and the
+    same as with every turn reckoned afresh (``memo`` None: the planner alone)."""
+    start = bench.start_of("gurps_lite")
+    memo = forecast_fast.Memo.of(start)
+    seed = forecast.seed_of(bench.SEED, 0)
+    first = forecast.play(start, seed, table.settle, bench.CAP, memo)
+    asked, met = memo.asked, memo.met
+    assert met < asked and any(memo.shared[k][0] for k in memo.shared if k[0] == "geometry")  # lines of fire kept
+    again = forecast.play(start, seed, table.settle, bench.CAP, memo)
+    assert memo.asked == 2 * asked and memo.met - met == asked, (met, asked, memo.met, memo.asked)  # all met
+    assert again == first == forecast.play(start, seed, table.settle, bench.CAP)
+
+
+def test_the_bench_measures_a_batch_and_where_its_time_goes():
+    row = bench.measure("savage_worlds", runs=1, batches=1)
+    assert row["per_s"] > 0 and row["ms"] > 0 and len(row["runs"]) == 1 and row["rounds"] >= 1
+    parts = bench.profile("savage_worlds", 1)
+    labels = [label for label, _s, _share in parts]
+    assert labels[0].startswith("planner") and labels[-1].startswith("other")
+    top = sum(share for label, _s, share in parts if label in bench.TOP or label.startswith("other"))
+    assert top == pytest.approx(1.0)
