@@ -23,13 +23,14 @@ from .live import aiohttp_missing, exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "languages", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history", "postgresql")
+SECTIONS = ("propagation", "languages", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history",
+            "forecast", "postgresql")
 
 FULL = {"propagation": {8: 1000, 50: 100}, "languages": {8: 1000, 50: 100}, "pages": {"repeat": 30, "moves": 60},
         "rules": {"repeat": 15, "rounds": 3}, "attack": {"rounds": 3},
         "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
-        "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}},
+        "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}}, "forecast": {"runs": 3, "batches": 3},
         "postgresql": {"propagation": {8: 1000, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
                        "load": {"seconds": 60.0}}}
 # --quick: every section run to its end, with the full run's servers, clients and connections (50 screens where it
@@ -42,6 +43,7 @@ QUICK = {"propagation": {50: 5}, "languages": {8: 10}, "pages": {"repeat": 3, "m
          "load": {"seconds": 1.0, "games": 3}, "bigmaps": {"repeat": 1},
          "hall": {"cap": 60, "games": 5, "seconds": 1.0, "processes": 2},
          "replay": {"jumps": 3, "n_events": 500}, "history": {"recap": {"repeat": 1, "n_events": 500}},
+         "forecast": {"runs": 1, "batches": 1},
          "postgresql": {"propagation": {8: 10},
                         "throughput": {"batches": 1, "rounds": 1, "count": 40, "batch": 20, "warmup": 5},
                         "load": {"seconds": 1.0, "games": 3}}}
@@ -205,6 +207,25 @@ def hall_rows(plan) -> list[Row]:
     return hall.section_rows(**plan)
 
 
+def forecast_rows(plan) -> list[Row]:
+    """The forecast of a fight (#68, bench/forecast.py): whole fights a second in each system, against the goal."""
+    from . import forecast as bf
+
+    fights, secs = bf.GOAL
+    rows = [Row(f"Forecast of a fight (#68): bench/forecast.py ({bf.PARTY} players' characters v {bf.FOES} foes, "
+                f"sample sheets, {bf.SIZE} x {bf.SIZE} map with walls; Atomic Tomorrow on {bf.ZONES} x {bf.ZONES} "
+                f"zones; {plan['batches']} batches of {plan['runs']} fights, seed {bf.SEED}; headless, in this process)",
+                section=True)]
+    goal = fights / secs
+    for system in bf.SYSTEMS:
+        r = bf.measure(system, plan["runs"], plan["batches"])
+        rows.append(Row(f"{system}: fights a second (median batch; {r['rounds']} rounds median, players win "
+                        f"{r['wins']:.0%}, {r['capped']} capped)", f"{r['per_s']:.2f}/s",
+                        reference=f"CPU {r['ms']:.0f} ms a fight", target=f">= {goal:.1f}/s ({fights} in {secs:.0f} s)",
+                        met=met(r["per_s"] >= goal)))
+    return rows
+
+
 def replay_rows(plan) -> list[Row]:
     """The replay's jump to an event on a 5,000-event game (#36, bench/bench_replay.py)."""
     from . import bench_replay as br
@@ -312,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         "hall": lambda: hall_rows(plan["hall"]),
         "replay": lambda: replay_rows(plan["replay"]),
         "history": lambda: history_rows(plan["history"]),
+        "forecast": lambda: forecast_rows(plan["forecast"]),
         "postgresql": lambda: postgresql_rows(plan["postgresql"]),
     }
     rows: list[Row] = []

@@ -26,8 +26,9 @@ Figures (bench/README.md has them): the planner is 81-93% of a fight, the rules'
 the most of that; 1.3 to 3 s of CPU a fight, 20 to 50 times short of the goal.
 
 The goal (#68): 500 fights within 30 seconds (about 17 fights a second), a first estimate within 2 s. Not part of
-the test run (``tests/unit/test_bench_forecast_runs.py`` plays two fights per system through this code, so that it
-cannot rot, and compares them with those main played before the forecast kept anything).
+the test run (``tests/unit/test_bench_forecast_runs.py`` plays a fight per system through this code, so that it
+cannot rot, with what the forecast keeps and with the planner alone: the same fight). ``python -m bench``'s
+``forecast`` section prints the same table's fights a second.
 
 Run: ``python3 -m bench.forecast [runs]`` from the repository root (``runs``: fights per batch, default 3).
 """
