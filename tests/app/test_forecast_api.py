@@ -130,3 +130,29 @@ def test_the_most_dangerous_foe_is_the_one_whose_removal_helps_the_players_most(
     assert without[ids["Brute"]]["party_wins"] == 1.0 and without[ids["Brute"]]["runs_done"] == 12
     assert without[ids["Imp"]]["party_wins"] < 1.0, figures  # the brute alone still beats the Extras now and then
     assert figures["most_dangerous"] == ids["Brute"], figures
+
+
+@pytest.mark.app_config(DEMO=False, ASYNC_MODE="threading")
+def test_the_gm_pages_form_leaves_out_the_unticked_and_brings_a_foe_twice(app, client):
+    """The card's form (#68): every fighter listed with "in the fight"; a hero and a foe unticked are left out of
+    the forecast, a foe ticked "twice" comes twice, a changed tactic is said; a player's browser is refused."""
+    import re
+
+    g, mira, ids = _fight(client)
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True)
+    form = client.get(f"/games/{g['id']}/forecast-form").get_data(as_text=True)
+    assert re.findall(r'<th scope="row">(\w+)<input type="hidden" name="listed"', form) == ["Ann", "Bob", "Orc", "Imp"]
+    answer = client.post(f"/games/{g['id']}/forecast", data={
+        "from": "start", "players": "careful", "runs": "2", "listed": list(ids.values()),
+        "fights": [ids["Ann"], ids["Orc"]], "twice": [ids["Orc"]], f"tactic-{ids['Orc']}": "cowardly"})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    page = re.sub(r"\s+", " ", answer.get_data(as_text=True))
+    assert "without Bob" in page and "without Imp" in page and "Orc twice" in page and "Orc cowardly" in page
+    assert "players careful" in page
+    fid = re.search(r"/forecast/([0-9a-f]+)/stop", page).group(1)
+    figures = _until_done(client, g, fid)
+    assert set(figures["down"]) <= {ids["Ann"], ids["Orc"], ids["Orc"] + "+1"}, figures
+    phone = app.test_client()
+    phone.get(f"/games/{g['id']}/play?key={mira['player_token']}")
+    assert phone.get(f"/games/{g['id']}/forecast-form").status_code == 403
+    assert phone.post(f"/games/{g['id']}/forecast", data={"runs": "2"}).status_code == 403

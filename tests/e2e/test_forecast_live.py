@@ -74,7 +74,7 @@ def test_the_gm_forecasts_a_prepared_encounter_takes_a_foe_out_and_forecasts_fro
     form = gm.locator("#forecast-form")
     expect(form).to_be_visible()
     # the prepared map's foes (the players do not see it yet), each with its tactic; the party comes along
-    expect(form.locator("tbody th")).to_have_text(["Orc", "Imp", "Ogre"])
+    expect(form.locator("tbody th")).to_have_text(["Ann", "Bob", "Orc", "Imp", "Ogre"])
     expect(form.locator("input[name=from][value=now]")).to_be_disabled()  # no fight on that map
     seen = _forecast(gm)
     assert any(0 < v < 20 for v in seen), seen  # the figures filled in as the runs finished

@@ -240,31 +240,37 @@ def foes(game) -> list:
     return [game.tokens[i] for i in forecast.fighters(game) if i not in side]
 
 
+def heroes(game) -> list:
+    """The players' characters a forecast from the start would have, in the map's order."""
+    side = forecast.party(game)
+    return [game.tokens[i] for i in forecast.fighters(game) if i in side]
+
+
 def form_context(game) -> dict:
-    """What the card's form shows, for the map the GM's screen shows (``forecast.on_map``): the foes with their
-    tactics, whether a fight is on, whether the heroes' sheets have Bennies."""
+    """What the card's form shows, for the map the GM's screen shows (``forecast.on_map``): the heroes, the foes with
+    their tactics, whether a fight is on, whether the heroes' sheets have Bennies."""
     game = forecast.on_map(game)
     side = forecast.party(game)
     bennies = any(isinstance(c.sheet.get("bennies"), int) for c in game.characters.values() if c.token_id in side)
-    return {"foes": foes(game), "tactics": suggestions.TACTICS, "tactic_of": lambda i: suggestions.tactic_of(game, i),
+    return {"heroes": heroes(game), "foes": foes(game), "tactics": suggestions.TACTICS, "tactic_of": lambda i: suggestions.tactic_of(game, i),
             "fight_on": bool(game.combat), "bennies": bennies, "reckoned": suggestions.reckoned(game)}
 
 
 def from_form(game, form) -> dict:
-    """The card's form as the API's request: ``from``, ``players``, ``runs``; a foe unticked is left out
-    (``without``), one ticked twice comes twice (``extra``), its tactic sent when changed; Bennies more; the most
-    dangerous foe. The foes are those of the map the GM's screen shows."""
+    """The card's form as the API's request: ``from``, ``players``, ``runs``; a hero or a foe unticked is left out
+    (``without``), a foe ticked twice comes twice (``extra``), its tactic sent when changed; Bennies more; the most
+    dangerous foe. The fighters are those of the map the GM's screen shows."""
     game = forecast.on_map(game)
     body: dict = {"from": form.get("from") or "start", "players": form.get("players") or "bold"}
     runs = form.get("runs") or "500"
     body["runs"] = int(runs) if runs.isdigit() and len(runs) <= 5 else runs
     bennies = form.get("bennies") or "0"
     body["bennies"] = int(bennies) if bennies.isdigit() and len(bennies) <= 2 else bennies
-    shown = set(form.getlist("listed"))  # the foes the form showed: one added since is not left out unasked
+    shown = set(form.getlist("listed"))  # the fighters the form showed: one added since is not left out unasked
     listed = [t.id for t in foes(game) if t.id in shown]
     fighting = set(form.getlist("fights"))
-    body["without"] = [i for i in listed if i not in fighting]
-    body["extra"] = [i for i in form.getlist("twice") if i in fighting]
+    body["without"] = [i for i in [*(t.id for t in heroes(game) if t.id in shown), *listed] if i not in fighting]
+    body["extra"] = [i for i in form.getlist("twice") if i in fighting and i in listed]
     body["tactics"] = {i: form.get(f"tactic-{i}") for i in listed
                        if form.get(f"tactic-{i}") and form.get(f"tactic-{i}") != suggestions.tactic_of(game, i)}
     body["most_dangerous"] = form.get("most_dangerous") == "on"
