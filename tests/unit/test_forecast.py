@@ -25,11 +25,11 @@ def _run(game, payload: dict):
     return events
 
 
-def make(system: str, fighters: list[tuple[str, str, tuple[int, int], str, dict]]):
-    """A ``system`` game on a 10 x 10 map (Atomic Tomorrow: two zones, ``ZONES``), each fighter ``(name, kind, square,
-    zone, changes)`` a token with a character: the system's sample sheet with ``changes`` over it."""
+def make(system: str, fighters: list[tuple[str, str, tuple[int, int], str, dict]], size: tuple[int, int] = (10, 10)):
+    """A ``system`` game on a ``size`` map (Atomic Tomorrow: two zones, ``ZONES``), each fighter ``(name, kind,
+    square, zone, changes)`` a token with a character: the system's sample sheet with ``changes`` over it."""
     zoned = system == "atomic_tomorrow"
-    board, zones = mapdata.zone_map({"zones": ZONES}) if zoned else (Board(10, 10), None)
+    board, zones = mapdata.zone_map({"zones": ZONES}) if zoned else (Board(*size), None)
     game = empty_game("g")
     for event in new_game_events("Forecast", system, board, zones):
         evolve(game, event)

@@ -23,42 +23,15 @@ import statistics
 
 import pytest
 
-import rules
-from rules.board import Board
-from webapp.game.board import mapdata
-from webapp.game.core.model import GM
 from webapp.game.planning import forecast
-from webapp.game.table import decide, empty_game, evolve, new_game_events, parse_command, settle
+from webapp.game.table import settle
 
-ZONES = [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]}, {"id": "bay", "name": "Cargo Bay"}]
+from tests.unit.test_forecast import _run, make
+
 DUEL_RUNS = 2000
 CORRIDOR = (3, 1)
 #: 2,000 fights take 25 to 50 s of CPU in each system, more on a loaded machine: past the suite's 120 s
 DUEL_TIME = pytest.mark.timeout(400)
-def _run(game, payload: dict):
-    events = decide(game, parse_command(payload), GM)
-    for event in events:
-        evolve(game, event)
-    return events
-
-
-def make(system: str, fighters: list[tuple[str, str, tuple[int, int], str, dict]], size: tuple[int, int] = (10, 10)):
-    """A ``system`` game on a ``size`` map (Atomic Tomorrow: the two zones ``ZONES``), each fighter ``(name, kind,
-    square, zone, changes)`` a token with a character: the system's sample sheet with ``changes`` over it."""
-    zoned = system == "atomic_tomorrow"
-    board, zones = mapdata.zone_map({"zones": ZONES}) if zoned else (Board(*size), None)
-    game = empty_game("g")
-    for event in new_game_events("Forecast", system, board, zones):
-        evolve(game, event)
-    ids = {}
-    for name, kind, (x, y), zone, changes in fighters:
-        where = {"zone": zone} if zoned else {"x": x, "y": y}
-        ids[name] = _run(game, {"type": "add_token", "name": name, "kind": kind, **where})[0].data["token"]["id"]
-        sheet = {**rules.get(system).default_sheet(), **changes}
-        _run(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet})
-    return game, ids
-
-
 def character_of(game, token_id: str):
     return next(c for c in game.characters.values() if c.token_id == token_id)
 
