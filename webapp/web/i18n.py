@@ -30,8 +30,6 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, g, has_request_context, request, url_for
 from flask_babel import Babel, get_locale
-from jinja2 import pass_eval_context
-from markupsafe import Markup
 
 from .. import seams
 from ..live.screens.language import COOKIE, LANGUAGES, PSEUDO, device_language, from_accept_language, normalize  # noqa: F401
@@ -316,47 +314,6 @@ def console_translations(language: str | None = None, folder: Path | None = None
     return merged
 
 
-# --- the templates' gettext ---------------------------------------------------------------------------------
-
-
-def quick_gettext(env) -> None:
-    """The templates' ``gettext``, ``ngettext``, ``pgettext``, ``npgettext`` and ``_`` as Jinja's newstyle ones (what
-    Flask-Babel installs: the message in the request's language, Markup where the template autoescapes, always
-    formatted with its variables, ``num`` and ``context`` set as Jinja sets them), taking only the template's
-    evaluation context where Jinja's take the whole context. Jinja hands a callable that takes the context, when
-    called inside a loop, a context derived with the loop's variables, and deriving one copies every name of the
-    template's context: for a live fragment's context (webapp/live/screens/context.py's ``Lazy``) that computed every
-    value it can make, the whole map's and the fight's, at each ``_()`` in a loop (11 of a 38 s app test, #71)."""
-    from flask_babel import get_translations
-
-    def said(eval_ctx, rv: str, variables: dict) -> str:
-        if eval_ctx.autoescape:
-            rv = Markup(rv)
-        return rv % variables  # always a format string, as Jinja's newstyle gettext
-
-    @pass_eval_context
-    def gettext(eval_ctx, __string: str, **variables):
-        return said(eval_ctx, get_translations().ugettext(__string), variables)
-
-    @pass_eval_context
-    def ngettext(eval_ctx, __singular: str, __plural: str, __num: int, **variables):
-        variables.setdefault("num", __num)
-        return said(eval_ctx, get_translations().ungettext(__singular, __plural, __num), variables)
-
-    @pass_eval_context
-    def pgettext(eval_ctx, __string_ctx: str, __string: str, **variables):
-        variables.setdefault("context", __string_ctx)
-        return said(eval_ctx, get_translations().upgettext(__string_ctx, __string), variables)
-
-    @pass_eval_context
-    def npgettext(eval_ctx, __string_ctx: str, __singular: str, __plural: str, __num: int, **variables):
-        variables.setdefault("context", __string_ctx)
-        variables.setdefault("num", __num)
-        return said(eval_ctx, get_translations().unpgettext(__string_ctx, __singular, __plural, __num), variables)
-
-    env.globals.update(gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, _=gettext)
-
-
 # --- the app -----------------------------------------------------------------------------------------------
 
 def init_app(app: Flask, data_dir: Path | None = None) -> None:
@@ -366,7 +323,6 @@ def init_app(app: Flask, data_dir: Path | None = None) -> None:
     app.config.setdefault("BABEL_DOMAIN", ";".join(names))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=select_locale)
-    quick_gettext(app.jinja_env)  # Flask-Babel's, without a copy of the whole context at each _() in a loop
     from flask_babel import format_decimal
 
     app.jinja_env.globals["format_decimal"] = format_decimal  # numbers shown as text, by locale
