@@ -50,7 +50,8 @@ def table(app, hub, demo):
 def test_every_page_and_error_answers_with_the_policy_and_the_headers(app, demo, table):
     gm, player, tok = table
     args = {"game_id": demo.id, "token_id": tok, "system_id": "savage_worlds", "name": "0" * 64 + ".png",
-            "table_id": "abc", "role": "gm", "lang": "de"}  # the room's pages (off here: 404s, hardened too)
+            "table_id": "abc", "role": "gm", "lang": "de",  # the room's pages (off here: 404s, hardened too)
+            "forecast_id": "0" * 12}  # a forecast that is not (its 404 hardened too)
     seen = set()
     for rule in app.url_map.iter_rules():
         if "GET" not in rule.methods or rule.endpoint == "static" or rule.rule.startswith("/api/"):
