@@ -81,6 +81,17 @@ def square_bands(w: int, h: int) -> tuple:
     return [e[0] for e in table], Bands(table, BAND)
 
 
+def tile_circles(tiles: dict) -> tuple:
+    """Each tile's obstacles ``(number, x, y, radius)`` as one circle holding them all: ``(centre x, centre y,
+    radius, numbers)``, the centre their mean, the radius the farthest one's reach (and a hair)."""
+    found = []
+    for members in tiles.values():
+        mx = sum(c[1] for c in members) / len(members)
+        my = sum(c[2] for c in members) / len(members)
+        rad = max(math.hypot(x - mx, y - my) + r for _m, x, y, r in members) + 1e-6
+        found.append((mx, my, rad, tuple(c[0] for c in members)))
+    return tuple(found)
+
 class Bands:
     """The bands of :func:`bands_of`, iterated in order, each cut (and kept) when an iteration first comes to it;
     iterations in several threads at once each see every band, cut once."""
@@ -218,13 +229,7 @@ class SquareTiles(BandsAndTiles):
         for i in index.blocked_idx:
             x, y = i % w + 0.5, i // w + 0.5
             tiles.setdefault((math.floor(x / TILE), math.floor(y / TILE)), []).append((-1 - i, x, y, BLOCK_RADIUS))
-        found = []
-        for members in tiles.values():
-            mx = sum(c[1] for c in members) / len(members)
-            my = sum(c[2] for c in members) / len(members)
-            rad = max(math.hypot(x - mx, y - my) + r for _m, x, y, r in members) + 1e-6
-            found.append((mx, my, rad, tuple(c[0] for c in members)))
-        found = (tuple(found), tuple(apart))
+        found = (tile_circles(tiles), tuple(apart))
         index._square_tiles = found
         return found
 

@@ -38,7 +38,7 @@ from itertools import chain
 from dataclasses import dataclass, field
 
 from .board import Board, SegmentIndex, cell_id, orient
-from .fovtiles import BandsAndTiles, SquareTiles, bands_of, offsets as _offsets, seg_distance as _seg_distance
+from .fovtiles import BandsAndTiles, SquareTiles, bands_of, offsets as _offsets, seg_distance as _seg_distance, tile_circles
 from .hexgeom import hex_contact, parity
 from .text import say
 
@@ -1199,13 +1199,7 @@ class _HexFov(BandsAndTiles, _Fov):
             x, y = self.grid.centre((i % w, i // w))
             x, y = x * self.ux, y * self.uy
             tiles.setdefault((math.floor(x / _TILE), math.floor(y / _TILE)), []).append((-1 - i, x, y, 0.6))
-        found = []
-        for members in tiles.values():
-            mx = sum(c[1] for c in members) / len(members)
-            my = sum(c[2] for c in members) / len(members)
-            rad = max(math.hypot(x - mx, y - my) + r for _m, x, y, r in members) + 1e-6
-            found.append((mx, my, rad, tuple(c[0] for c in members)))
-        found = (tuple(found), tuple(apart))
+        found = (tile_circles(tiles), tuple(apart))
         index._true_tiles = found
         return found
 

@@ -170,62 +170,36 @@ def _occupied_and_goal(board: Board, start, occupied, goal):
     return occ, goal_i
 
 
-def _search(board: Board, start, diagonal: str, budget, occupied, goal=None, needed=None):
+def _search(board: Board, start, diagonal: str, budget, occupied, needed=None):
     """Dijkstra over (cell, parity of diagonals so far); parity only matters
-    for ``"alternating"``. Returns ``(dist, prev, found state or None)``
-    keyed by state ``cell_index * 2 + parity``. ``needed`` (a :class:`_Needed`
-    or :class:`_Nearest`, told of each cell as it comes off the heap, its least
+    for ``"alternating"``. Returns ``(dist, prev, None)`` keyed by state
+    ``cell_index * 2 + parity``. ``needed`` (a :class:`_Needed` or
+    :class:`_Nearest`, told of each cell as it comes off the heap, its least
     cost then known): the search stops once it says so, and ``dist`` keeps only
-    the states that came off it (see :func:`_settled`)."""
+    the states that came off it (see :func:`_settled`). A way to one goal is
+    :func:`_path_search`'s (rules/stepsearch.py)."""
     _check_policy(diagonal)
     if board.grid.hex:
-        return _hex_search(board, start, budget, occupied, goal, needed)
+        return _hex_search(board, start, budget, occupied, needed)
     sx, sy = _cell(board, start)
     w = board.width
     masks = board.step_masks()
     terr = _terrain_list(board)
     steps = _steps(board, diagonal)
-    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
+    occ, _goal = _occupied_and_goal(board, (sx, sy), occupied, None)
     alternating = diagonal == "alternating"
     s0 = (sy * w + sx) * 2
     dist = {s0: 0}
     prev: dict[int, int] = {}
     inf = math.inf
     limit = inf if budget is None else budget
-    # With a goal this is A*: a lower bound of the cost still to go (the
-    # cheapest terrain on the board times the policy's distance on an empty
-    # board); entries are re-opened when a cheaper way turns up, so the first
-    # time the goal comes off the heap its cost is the least. Without a goal
-    # the bound is 0 and it is plain Dijkstra over everything in the budget.
-    if goal_i is None:
-        def lower_bound(i: int) -> float:
-            return 0
-    else:
-        gy, gx = divmod(goal_i, w)
-        # the same as min(1, min(terr)), without walking every cell of the board for each search
-        cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
-
-        def lower_bound(i: int) -> float:
-            y, x = divmod(i, w)
-            dx, dy = abs(x - gx), abs(y - gy)
-            lo, hi = (dx, dy) if dx < dy else (dy, dx)
-            if diagonal == "chebyshev":
-                return cheapest * hi
-            if diagonal == "manhattan":
-                return cheapest * (hi + lo)
-            if diagonal == "euclidean":
-                return cheapest * (hi - lo + SQRT2 * lo)
-            return cheapest * (hi + lo // 2)
-
-    heap = [(lower_bound(s0 >> 1), 0, s0)]
+    heap = [(0, 0, s0)]
     popped: list[int] = []
     while heap:
         _f, d, s = heappop(heap)
         if d > dist[s]:
             continue
         i = s >> 1
-        if i == goal_i:
-            return dist, prev, s
         if needed is not None:
             popped.append(s)
             if needed.settle(i, d):
@@ -247,11 +221,11 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None, nee
             if nd <= limit and nd < dist.get(t, inf):
                 dist[t] = nd
                 prev[t] = s
-                heappush(heap, (nd + lower_bound(j), nd, t))
+                heappush(heap, (nd, nd, t))
     return dist, prev, None
 
 
-def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
+def _hex_search(board: Board, start, budget, occupied, needed=None):
     """:func:`_search` on hexes: every step costs 1 times the terrain of the hex entered; states are
     ``cell_index * 2`` (no parity to keep)."""
     from .hexgeom import hex_links
@@ -260,26 +234,19 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
     w = board.width
     links = hex_links(board)
     terr = _terrain_list(board)
-    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
-    if goal_i is not None:
-        lower_bound = _hex_bound(board, goal_i)
-    else:
-        def lower_bound(i: int) -> float:
-            return 0
+    occ, _goal = _occupied_and_goal(board, (sx, sy), occupied, None)
     s0 = (sy * w + sx) * 2
     dist = {s0: 0}
     prev: dict[int, int] = {}
     inf = math.inf
     limit = inf if budget is None else budget
-    heap = [(lower_bound(s0 >> 1), 0, s0)]
+    heap = [(0, 0, s0)]
     popped: list[int] = []
     while heap:
         _f, d, s = heappop(heap)
         if d > dist[s]:
             continue
         i = s >> 1
-        if i == goal_i:
-            return dist, prev, s
         if needed is not None:
             popped.append(s)
             if needed.settle(i, d):
@@ -292,12 +259,13 @@ def _hex_search(board: Board, start, budget, occupied, goal=None, needed=None):
             if nd <= limit and nd < dist.get(t, inf):
                 dist[t] = nd
                 prev[t] = s
-                heappush(heap, (nd + lower_bound(j), nd, t))
+                heappush(heap, (nd, nd, t))
     return dist, prev, None
 
 
 def _hex_bound(board: Board, goal_i: int):
-    """:func:`_hex_search`'s lower bound of the cost from hex ``i`` to hex ``goal_i``, as a function of ``i``."""
+    """:func:`_path_search`'s lower bound on hexes of the cost from hex ``i`` to hex ``goal_i``, as a function of
+    ``i``."""
     w, cube = board.width, board.grid.cube
     gq, gr, gs = cube((goal_i % w, goal_i // w))
     cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
@@ -466,7 +434,9 @@ def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
 
 
 def _path_search(board: Board, start, goal, diagonal: str, occupied):
-    """``_search(board, start, diagonal, None, occupied, goal)``, faster (rules/stepsearch.py)."""
+    """The cheapest way from ``start`` to ``goal`` as an A* over :func:`_search`'s states (rules/stepsearch.py): its
+    lower bound the cheapest terrain times the policy's distance on an empty board (on hexes: :func:`_hex_bound`);
+    ``(dist, prev, found state or None)``."""
     _check_policy(diagonal)
     sx, sy = _cell(board, start)
     occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
@@ -476,7 +446,7 @@ def _path_search(board: Board, start, goal, diagonal: str, occupied):
 
         return path_links(hex_links(board), _terrain_list(board), s0, goal_i, _hex_bound(board, goal_i), occ)
     w = board.width
-    (orth, diag), cheapest = step_table(w), min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)  # as _search
+    (orth, diag), cheapest = step_table(w), min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
     if (diagonal in ("chebyshev", "manhattan") and all(type(c) is int for c in board.terrain.values())
             and w * board.height * max(board.terrain.values(), default=1) < 2**20):
         return path_whole(board.step_masks(), orth, None if diagonal == "manhattan" else diag, _terrain_list(board), w,

@@ -37,7 +37,6 @@ from ..core import waits
 from ..core.model import GM, Rejected
 from ..core.text import N_
 from . import suggestions
-from .foe_sandbox import is_foe
 from .forecast_fast import Memo
 
 if TYPE_CHECKING:
@@ -408,8 +407,3 @@ def forecast(start: Start, runs: int, seed: int, settle: Settle, cap: int = ROUN
     for run in batch(start, seed, 0, runs, settle, cap):
         figures.add(run)
     return figures
-
-
-def foes_of(game: "Game") -> list[str]:
-    """The GM's foes of a game: its tokens no player plays."""
-    return [t.id for t in game.tokens.values() if is_foe(t)]

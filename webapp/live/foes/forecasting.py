@@ -79,7 +79,6 @@ class Job:
     stopped: bool = False
     done: bool = False
     error: str | None = None
-    started_at: float = field(default_factory=time.monotonic)
 
     @property
     def figures(self) -> forecast.Figures:
@@ -234,16 +233,12 @@ def asked(game, body: dict) -> tuple[list[tuple[str | None, forecast.Start]], in
     return starts, runs, seed
 
 
-def foes(game) -> list:
-    """The GM's foes a forecast from the start would have (``forecast.fighters``), in the map's order."""
+def sides(game) -> tuple[list, list]:
+    """The players' characters and the GM's foes a forecast from the start would have (``forecast.fighters``), each
+    in the map's order."""
     side = forecast.party(game)
-    return [game.tokens[i] for i in forecast.fighters(game) if i not in side]
-
-
-def heroes(game) -> list:
-    """The players' characters a forecast from the start would have, in the map's order."""
-    side = forecast.party(game)
-    return [game.tokens[i] for i in forecast.fighters(game) if i in side]
+    fighting = [game.tokens[i] for i in forecast.fighters(game)]
+    return [t for t in fighting if t.id in side], [t for t in fighting if t.id not in side]
 
 
 def form_context(game) -> dict:
@@ -252,7 +247,8 @@ def form_context(game) -> dict:
     game = forecast.on_map(game)
     side = forecast.party(game)
     bennies = any(isinstance(c.sheet.get("bennies"), int) for c in game.characters.values() if c.token_id in side)
-    return {"heroes": heroes(game), "foes": foes(game), "tactics": suggestions.TACTICS, "tactic_of": lambda i: suggestions.tactic_of(game, i),
+    heroes, foes = sides(game)
+    return {"heroes": heroes, "foes": foes, "tactics": suggestions.TACTICS, "tactic_of": lambda i: suggestions.tactic_of(game, i),
             "fight_on": bool(game.combat), "bennies": bennies, "reckoned": suggestions.reckoned(game)}
 
 
@@ -267,9 +263,10 @@ def from_form(game, form) -> dict:
     bennies = form.get("bennies") or "0"
     body["bennies"] = int(bennies) if bennies.isdigit() and len(bennies) <= 2 else bennies
     shown = set(form.getlist("listed"))  # the fighters the form showed: one added since is not left out unasked
-    listed = [t.id for t in foes(game) if t.id in shown]
+    heroes, foes = sides(game)
+    listed = [t.id for t in foes if t.id in shown]
     fighting = set(form.getlist("fights"))
-    body["without"] = [i for i in [*(t.id for t in heroes(game) if t.id in shown), *listed] if i not in fighting]
+    body["without"] = [i for i in [*(t.id for t in heroes if t.id in shown), *listed] if i not in fighting]
     body["extra"] = [i for i in form.getlist("twice") if i in fighting and i in listed]
     body["tactics"] = {i: form.get(f"tactic-{i}") for i in listed
                        if form.get(f"tactic-{i}") and form.get(f"tactic-{i}") != suggestions.tactic_of(game, i)}
