@@ -15,6 +15,7 @@ and constants, joined by ``+`` and ``-``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -111,7 +112,19 @@ _TERM = re.compile(
 
 
 def parse(expr: str) -> tuple[Term, ...]:
-    """Parse a dice expression into terms, or raise :class:`DiceError`."""
+    """Parse a dice expression into terms, or raise :class:`DiceError`. An expression read once is not read again
+    (its terms are values: a fight's rolls come from a few expressions, a forecast's thousands of fights, #68)."""
+    if isinstance(expr, str) and len(expr) <= MAX_EXPR:
+        return _parsed(expr)
+    return _parse(expr)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(expr: str) -> tuple[Term, ...]:
+    return _parse(expr)
+
+
+def _parse(expr: str) -> tuple[Term, ...]:
     if not isinstance(expr, str) or not expr.strip():
         raise DiceError(say("empty dice expression"))
     if len(expr) > MAX_EXPR:

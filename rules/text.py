@@ -248,11 +248,26 @@ def _walk(data: Any, pack_too: bool, at_most: int | None = None) -> Any:
                             value[key] = unpack(packed)
                         except (KeyError, IndexError, ValueError, AttributeError, TypeError):
                             pass  # a damaged record: the English stays
-            if pack_too:
-                said = {k: pack(v) for k, v in value.items() if k != SAY_KEY and _has_say(v)}
+            if pack_too:  # one pass over the values: the words to pack, the dicts and lists to walk
+                said = None
+                for k, v in value.items():
+                    if k == SAY_KEY:
+                        continue
+                    if isinstance(v, Say):
+                        said = said or {}
+                        said[k] = v.pack()
+                    elif isinstance(v, (list, tuple)):
+                        if any(isinstance(item, Say) for item in v):
+                            said = said or {}
+                            said[k] = pack(v)
+                        if isinstance(v, list):
+                            stack.append(v)
+                    elif isinstance(v, dict):
+                        stack.append(v)
                 if said:
                     value[SAY_KEY] = {**(stored if isinstance(stored, dict) else {}), **said}
-            stack.extend(v for k, v in value.items() if k != SAY_KEY and isinstance(v, (dict, list)))
+            else:
+                stack.extend(v for k, v in value.items() if k != SAY_KEY and isinstance(v, (dict, list)))
         elif isinstance(value, list):
             stack.extend(v for v in value if isinstance(v, (dict, list)))
     return data

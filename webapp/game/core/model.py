@@ -199,13 +199,26 @@ class LogEntry:
         return {f.name: copied(getattr(self, f.name)) for f in fields(self)}
 
 
+#: values ``copied`` shares: immutable (a Say's words are a value too)
+_SHARED = (str, int, float, bool, type(None))
+
+
 def copied(data: Any) -> Any:
-    """JSON-like ``data`` with every dict and list made anew; strings (Says too), numbers and None shared."""
-    if isinstance(data, dict):
+    """JSON-like ``data`` with every dict and list made anew; strings (Says too), numbers and None shared; anything
+    else (a tuple, a set: none in a game's JSON-like state, but a copy never shares what could change) deep-copied.
+    What ``copy.deepcopy`` gives of such data, several times faster (a plan's copies of the fight: #68)."""
+    kind = type(data)
+    if kind is dict:
+        return {k: copied(v) for k, v in data.items()}
+    if kind is list:
+        return [copied(v) for v in data]
+    if isinstance(data, _SHARED):
+        return data
+    if isinstance(data, dict):  # a dict of another kind: a plain one, as before
         return {k: copied(v) for k, v in data.items()}
     if isinstance(data, list):
         return [copied(v) for v in data]
-    return data
+    return copy.deepcopy(data)
 
 
 @dataclass

@@ -3,7 +3,6 @@ shared by the square-grid reckoning (``suggestions``) and the zone maps' (``sugg
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import TYPE_CHECKING
 
@@ -15,7 +14,7 @@ from rules.dice import SeededDice
 
 from ..fight.aiming import AttackCommand, plan as aim_plan
 from ..fight.combat import Act, decide as combat_decide, evolve as combat_evolve
-from ..core.model import GM, Rejected
+from ..core.model import GM, Rejected, copied
 from ..core.text import N_
 
 if TYPE_CHECKING:
@@ -48,7 +47,7 @@ def sandbox(game: "Game") -> "Game":
     return dataclasses.replace(
         game, tokens={k: dataclasses.replace(t) for k, t in game.tokens.items()},
         characters={k: dataclasses.replace(c) for k, c in game.characters.items()},
-        combat=copy.deepcopy(game.combat), log=[], vision=None)
+        combat=copied(game.combat), log=[], vision=None)
 
 
 def acted(view: "Game", token_id: str, action: str, options: dict | None = None) -> dict:

@@ -61,7 +61,6 @@ alone: its event's line is the GM's, the JSON state's ``tactics`` the GM's (``au
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import TYPE_CHECKING, Literal
 
@@ -161,10 +160,10 @@ def frozen(game: "Game", indexes: bool = True) -> "Game":
         game, tokens={k: dataclasses.replace(t, sheet=copied(t.sheet) if t.sheet or k in played else named_default(
             rules.get(game.system), t.name)) for k, t in game.tokens.items()},
         characters={k: dataclasses.replace(c, sheet=copied(c.sheet)) for k, c in game.characters.items()},
-        combat=copy.deepcopy(game.combat), log=[], vision=None,
+        combat=copied(game.combat), log=[], vision=None,
         board=game.board.snapshot(indexes), settings=copied(game.settings),
-        tactics=copied(game.tactics), zones=copy.deepcopy(game.zones), waits=copy.deepcopy(game.waits),
-        pending_reroll=copy.deepcopy(game.pending_reroll), dice=copied(game.dice), foe_play=copied(game.foe_play),
+        tactics=copied(game.tactics), zones=copied(game.zones), waits=copied(game.waits),
+        pending_reroll=copied(game.pending_reroll), dice=copied(game.dice), foe_play=copied(game.foe_play),
         morale=copied(game.morale),
         templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set(), removed={},
         removed_unseen={}, seat_requests={}, undone=[], screen_view=copied(game.screen_view))
