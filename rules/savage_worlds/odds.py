@@ -182,6 +182,24 @@ def _hit_effects(dist: dict, toughness: int, cap: int, obj: bool) -> tuple[tuple
 
 def outcome_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int, damage: dict,
                  damage_raise: dict, toughness: int, target: dict) -> list[dict]:
+    """:func:`_outcome_odds`, kept for the same dice, modifier, target number, damage, Toughness and target: a pure
+    function of them, asked again for every target, square and turn a plan weighs (#60) and every fight a forecast
+    plays (#68). Fresh lines each time (their labels are words, their chances numbers)."""
+    kept = _outcome_odds_kept(sides, bool(wild_card), modifier, tn, rof, tuple(sorted(damage.items())),
+                              tuple(sorted(damage_raise.items())), toughness, tuple(sorted(target.items())))
+    return [{"label": label, "p": p} for label, p in kept]
+
+
+@lru_cache(maxsize=512)
+def _outcome_odds_kept(sides: int, wild_card: bool, modifier: int, tn: int, rof: int, damage: tuple,
+                       damage_raise: tuple, toughness: int, target: tuple) -> tuple[tuple, ...]:
+    lines = _outcome_odds(sides, wild_card, modifier, tn, rof, dict(damage), dict(damage_raise), toughness,
+                          dict(target))
+    return tuple((line["label"], line["p"]) for line in lines)
+
+
+def _outcome_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int, damage: dict,
+                  damage_raise: dict, toughness: int, target: dict) -> list[dict]:
     """Exact chance of each outcome of :func:`outcome_labels`, summing to 1.
 
     The trait dice are enumerated by type (a 1, else miss / hit / raise by
