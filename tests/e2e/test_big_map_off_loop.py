@@ -11,7 +11,12 @@ waits a slice or two at most. The other table is timed first with the server oth
 same test); beside the big map its slowest move must stay within ``SLOWEST_ABOVE`` of the baseline's slowest and its
 median within ``MEDIAN_ABOVE`` of the baseline's median (differences, not ratios: a 10 ms baseline times a ratio
 would leave no room for one slice on a loaded machine). The big request still takes its share of the one CPU the
-loop runs on; the whole request in one piece (the pacer off) fails the bound for a game made.
+loop runs on; the whole request in one piece (the pacer off) fails the bounds.
+
+No page of the importing game is connected: with the GM's page and the table screen there, the new map's first
+drawing under fog (an imported map starts with fog on) builds the fog's indexes on the #57 geometry thread, which
+shares the GIL with the loop (the other table's slowest move 135-260 ms beside it, the loop itself never held more
+than 30 ms: gevent's blocking monitor). That is the fog's part of #69, not this one's.
 """
 
 from __future__ import annotations
@@ -31,9 +36,9 @@ WALLS = 20_000
 BASELINE_MOVES = 20
 #: the other table's moves beside the big map, above their baseline (seconds). Measured on two shared cores
 #: (baseline median 6-10 ms, slowest 14 ms): in slices, the slowest move beside the big map 42-75 ms; in one piece
-#: (the pacer off) 400-540 ms beside a game made, 134 ms beside an import (whose file was already read on a
-#: thread before #69: its bound is the looser test of the two). Room for a loaded machine, not for a held loop.
-MEDIAN_ABOVE, SLOWEST_ABOVE = 0.050, 0.150
+#: (the pacer off) 400-540 ms beside a game made, 134 ms beside an import (its file was read on a thread before
+#: #69 already). Room for a loaded machine, not for a held loop.
+MEDIAN_ABOVE, SLOWEST_ABOVE = 0.050, 0.100
 
 
 class Table:
