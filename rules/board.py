@@ -46,6 +46,7 @@ from types import MappingProxyType
 from typing import Callable, Mapping, TypeVar
 
 from .grid import SQUARE, Grid
+from .pacing import paced
 from .text import Plain, say
 from .hexgeom import bucket_size, buckets_of_hex, hex_step_masks
 from .segments import Segment, clip_span, is_dyadic, orient, segment_touches  # noqa: F401 (callers import them here)
@@ -56,38 +57,6 @@ Cell = tuple[int, int]
 Point = tuple[float, float]
 
 _ID_NUMBER = re.compile(r"^(wall|door|cover)-(\d+)$")
-
-#: items of a big map's parts (walls, doors, cells) between two of the pacer's turns (``paced``)
-PACE_EVERY = 1000
-_pacer: Callable[[], None] | None = None
-
-
-def set_pacer(pacer: Callable[[], None] | None) -> None:
-    """What ``paced`` calls between slices of a big map's parts (a board built from its data, its data written
-    out): a server on one loop lets its other tables go first there (webapp/live/server/geometry.py ``pause``,
-    #69); None (the default): nothing, the loop runs straight through."""
-    global _pacer
-    _pacer = pacer
-
-
-def pace() -> None:
-    """One turn of the pacer, if any (a caller's own long loop over a map's parts, every ``PACE_EVERY`` items)."""
-    if _pacer is not None:
-        _pacer()
-
-
-def paced(items):
-    """``items``, with the pacer's turn every ``PACE_EVERY`` of them (nothing more without a pacer)."""
-    if _pacer is None:
-        return items
-    return _paced(items, _pacer)
-
-
-def _paced(items, pacer):
-    for i, item in enumerate(items, 1):
-        yield item
-        if i % PACE_EVERY == 0:
-            pacer()
 
 # The eight steps; a step's bit in a cell's mask says the step is refused.
 STEPS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
@@ -352,10 +321,12 @@ class Board:
             "height": self.height,
             "grid": self.grid.kind,
             "orientation": self.grid.orientation,
-            # Plain: lists of numbers and ids, not walked for words when the data goes into an event
-            "walls": Plain({"id": w.id, "a": list(w.a), "b": list(w.b)} for w in paced(self._walls.values())),
+            # Plain: lists of numbers and ids, not walked for words when the data goes into an event. Paced over a
+            # copy of the walls taken at once (list()): between two slices a command may change the board
+            "walls": Plain({"id": w.id, "a": list(w.a), "b": list(w.b)} for w in paced(list(self._walls.values()))),
             "doors": Plain(
-                {"id": d.id, "a": list(d.a), "b": list(d.b), "closed": d.closed} for d in paced(self._doors.values())
+                {"id": d.id, "a": list(d.a), "b": list(d.b), "closed": d.closed}
+                for d in paced(list(self._doors.values()))
             ),
             "blocked": Plain(list(c) for c in sorted(self._blocked)),
             "terrain": Plain([x, y, cost] for (x, y), cost in sorted(self._terrain.items())),

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, Strict, StrictBool, StrictInt, StrictStr,
                       TypeAdapter, ValidationError)
 
-from rules.board import PACE_EVERY, Board, pace, paced
+from rules.board import Board
+from rules.pacing import PACE_EVERY, pace, paced
 from rules.grid import Grid
 from rules.text import said
 

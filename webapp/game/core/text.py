@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, StringConstraints
 
-from rules.board import PACE_EVERY, pace
+from rules.pacing import PACE_EVERY, pace
 from rules.text import said, say_n
 
 from .model import Rejected
@@ -123,7 +123,7 @@ def check_payload(payload: Any, where: str = "") -> None:
     or too long.
 
     Walks without recursion, so a payload nested thousands deep is refused, not a RecursionError; a big one (a
-    map's 40,000 walls) gives the pacer its turn every ``PACE_EVERY`` values (``rules.board.pace``, #69).
+    map's 40,000 walls) gives the pacer its turn every ``PACE_EVERY`` values (``rules.pacing.pace``, #69).
     """
     stack: list[tuple[Any, str, int]] = [(payload, where, 0)]
     walked = 0

@@ -56,7 +56,7 @@ def pause() -> None:
 
 
 def loop_pacer():
-    """The pacer of a big map's data on the loop (``rules.board.set_pacer``, #69): ``pause`` when called on the
+    """The pacer of a big map's data on the loop (``rules.pacing.set_pacer``, #69): ``pause`` when called on the
     loop's own thread (a board built from its data, written out, a map's text checked: pure Python that would
     hold every table), nothing in a native thread of a pool (where the GIL's switch interval shares the time
     already, and where gevent's ``idle`` would wait on a loop of that thread's own); None without gevent (the
