@@ -23,7 +23,7 @@ shown inside it), the table's ``decide`` and ``evolve`` (the commands the plans 
 badges); the words built (``rules.text.say``) are counted wherever they are built, inside the others.
 
 Figures (bench/README.md has them): the planner is 81-93% of a fight, the rules' exact odds of each attack it weighs
-the most of that; 1.3 to 3 s of CPU a fight, 20 to 50 times short of the goal.
+the most of that; 1.1 to 3.2 s of CPU a fight, 19 to 53 times short of the goal.
 
 The goal (#68): 500 fights within 30 seconds (about 17 fights a second), a first estimate within 2 s. Not part of
 the test run (``tests/unit/test_bench_forecast_runs.py`` plays a fight per system through this code, so that it
