@@ -172,7 +172,7 @@ def _occupied_and_goal(board: Board, start, occupied, goal):
 
 def _search(board: Board, start, diagonal: str, budget, occupied, needed=None):
     """Dijkstra over (cell, parity of diagonals so far); parity only matters
-    for ``"alternating"``. Returns ``(dist, prev, None)`` keyed by state
+    for ``"alternating"``. Returns ``dist``, the least cost of each state
     ``cell_index * 2 + parity``. ``needed`` (a :class:`_Needed` or
     :class:`_Nearest`, told of each cell as it comes off the heap, its least
     cost then known): the search stops once it says so, and ``dist`` keeps only
@@ -186,24 +186,23 @@ def _search(board: Board, start, diagonal: str, budget, occupied, needed=None):
     masks = board.step_masks()
     terr = _terrain_list(board)
     steps = _steps(board, diagonal)
-    occ, _goal = _occupied_and_goal(board, (sx, sy), occupied, None)
+    occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
     alternating = diagonal == "alternating"
     s0 = (sy * w + sx) * 2
     dist = {s0: 0}
-    prev: dict[int, int] = {}
     inf = math.inf
     limit = inf if budget is None else budget
-    heap = [(0, 0, s0)]
+    heap = [(0, s0)]
     popped: list[int] = []
     while heap:
-        _f, d, s = heappop(heap)
+        d, s = heappop(heap)
         if d > dist[s]:
             continue
         i = s >> 1
         if needed is not None:
             popped.append(s)
             if needed.settle(i, d):
-                return _settled(dist, popped), prev, None
+                return _settled(dist, popped)
         parity = s & 1
         m = masks[i]
         for bit, off, base, diag in steps:
@@ -220,9 +219,8 @@ def _search(board: Board, start, diagonal: str, budget, occupied, needed=None):
                 t = j * 2 + parity
             if nd <= limit and nd < dist.get(t, inf):
                 dist[t] = nd
-                prev[t] = s
-                heappush(heap, (nd, nd, t))
-    return dist, prev, None
+                heappush(heap, (nd, t))
+    return dist
 
 
 def _hex_search(board: Board, start, budget, occupied, needed=None):
@@ -234,23 +232,22 @@ def _hex_search(board: Board, start, budget, occupied, needed=None):
     w = board.width
     links = hex_links(board)
     terr = _terrain_list(board)
-    occ, _goal = _occupied_and_goal(board, (sx, sy), occupied, None)
+    occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
     s0 = (sy * w + sx) * 2
     dist = {s0: 0}
-    prev: dict[int, int] = {}
     inf = math.inf
     limit = inf if budget is None else budget
-    heap = [(0, 0, s0)]
+    heap = [(0, s0)]
     popped: list[int] = []
     while heap:
-        _f, d, s = heappop(heap)
+        d, s = heappop(heap)
         if d > dist[s]:
             continue
         i = s >> 1
         if needed is not None:
             popped.append(s)
             if needed.settle(i, d):
-                return _settled(dist, popped), prev, None
+                return _settled(dist, popped)
         for j in links[i]:
             if j in occ:
                 continue
@@ -258,9 +255,8 @@ def _hex_search(board: Board, start, budget, occupied, needed=None):
             t = j * 2
             if nd <= limit and nd < dist.get(t, inf):
                 dist[t] = nd
-                prev[t] = s
-                heappush(heap, (nd, nd, t))
-    return dist, prev, None
+                heappush(heap, (nd, t))
+    return dist
 
 
 def _hex_bound(board: Board, goal_i: int):
@@ -334,7 +330,7 @@ def ways_back(board: Board, goal, diagonal: str, groups, most=None, below: float
     stop = _Nearest(wanted, most, below - end, terr, worst)
     if not stop.groups:
         return {}
-    dist, _prev, _ = _search(board, (gx, gy), diagonal, None, (), needed=stop)
+    dist = _search(board, (gx, gy), diagonal, None, (), needed=stop)
     out: dict = {}
     for s, d in dist.items():
         i = s >> 1
@@ -401,7 +397,7 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
     if needed is not None:
         w, h = board.width, board.height
         needed = _Needed({y * w + x for x, y in needed if 0 <= x < w and 0 <= y < h})
-    dist, _prev, _ = _search(board, start, diagonal, budget, occupied, needed=needed)
+    dist = _search(board, start, diagonal, budget, occupied, needed=needed)
     w = board.width
     out: dict = {}
     for s, d in dist.items():
