@@ -117,7 +117,8 @@ class WebsocketMessageLimit(Seam):
     simple-websocket closes a websocket as soon as a message grows past the limit (engine.io checks only a whole
     message, after buffering it: a never-ending fragmented or inflating message would grow without bound).
     And its ``thread_class`` (``reading``): its reader (``Base._thread``) reads through live/keyless.py's wrapper
-    (it never blocks while a client sends, #57). Tested: python-engineio 4.15.1, simple-websocket 1.1.0. Upstream
+    (it never blocks while a client sends, #57), and its frames (``Base.send``) are written whole through it
+    (simple-websocket's one ``send`` per frame writes only what the socket's buffer takes). Tested: python-engineio 4.15.1, simple-websocket 1.1.0. Upstream
     change that lets it go: engine.io passing ``max_http_buffer_size`` (or ``websocket_options``) on. No fallback."""
 
     name = "websocket_message_limit"
@@ -136,6 +137,7 @@ class WebsocketMessageLimit(Seam):
         _uses(wsgi.__call__, "server_args")
         _params(simple_websocket.Server.__init__, "environ", keywords=("max_message_size", "thread_class"))
         _uses(simple_websocket.ws.Base._thread, "sock", "recv")  # the reader given to thread_class, read through
+        _uses(simple_websocket.ws.Base.send, "sock", "send")  # a frame written with one send of that socket's
         from engineio.async_drivers import gevent as driver  # what tacmap serve uses
 
         table = _attr(driver, "_async")

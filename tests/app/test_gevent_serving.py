@@ -475,3 +475,51 @@ def upgraded_websocket_ends(url: str, port: int) -> None:
     sent = frames(rest)
     assert sent[-1][0] == 8, sent  # its last bytes: the close frame, nothing after it
     assert [f for f in sent if f[0] == 8] == [sent[-1]]
+
+
+def test_a_big_update_to_a_slow_reader_arrives_whole_and_the_ack_after_it(served):
+    """simple-websocket writes a frame with one ``send`` and never looks at what it returned; a gevent socket's
+    ``send`` writes what the kernel's buffer takes. A GM's update bigger than that, to a reader slower than the
+    server (a laptop on a busy Wi-Fi, a phone), lost the rest of its frame: the next bytes were read as the frame's,
+    and the page heard nothing more, its command's answer included (a 300 x 300 map's fog on: 3.7 MB to the GM)."""
+    walls = [{"a": [x, y], "b": [x + 1, y]} for y in range(0, 100, 2) for x in range(100)]  # 5,000 short walls
+    status, game = served.api("POST", "/api/games", {"name": "Walled", "system": "plain_grid",
+                                                     "map": {"width": 100, "height": 100, "walls": walls}})
+    assert status == 201, game
+    sock = socket.socket()
+    # as over a Wi-Fi: Ethernet's segment size (loopback's is 64 KiB, and the kernel sizes a socket's send buffer by
+    # it), and a small window, so the server's buffer fills first
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 1448)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", served.port))
+    sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+                  "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += sock.recv(65536)
+    head, _, received = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101 "), head
+    sock.sendall(masked(1, ("40" + json.dumps({"game": game["id"], "token": game["gm_token"]})).encode()))
+    sock.sendall(masked(1, b'420["sync",{}]'))  # the whole page again: the map's every wall
+    time.sleep(1.0)  # not read meanwhile: the server's socket buffer fills, its send writes part of a frame
+    sock.settimeout(0.5)
+    ended = time.monotonic() + 15
+    while b'430[{"ok":true}]' not in received and time.monotonic() < ended:
+        try:
+            chunk = sock.recv(1 << 20)
+        except socket.timeout:
+            continue
+        assert chunk, "the server closed the websocket"
+        received += chunk
+    sock.close()
+    texts = []
+    for opcode, payload in frames(received):  # every byte a whole frame: the next frame's head is not in a payload
+        assert opcode == 1, (opcode, payload[:80])
+        text = payload.decode("utf-8", errors="replace")
+        assert "\ufffd" not in text and text[:1] in "0234", f"not one engine.io packet: {text[:80]!r}...{text[-80:]!r}"
+        texts.append(text)
+    updates = [t for t in texts if t.startswith('42["update"')]
+    assert updates and max(len(u) for u in updates) > 200_000, [len(t) for t in texts]
+    assert '430[{"ok":true}]' in texts, [t[:80] for t in texts]  # the sync's answer, after the page

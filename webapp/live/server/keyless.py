@@ -68,7 +68,8 @@ def limit_socket_messages(socketio, max_message: int) -> None:
 
 
 class PacedReads:
-    """A websocket's socket as simple-websocket's reader sees it (through ``seams.limit_websocket_messages``).
+    """A websocket's socket as simple-websocket sees it (through ``seams.limit_websocket_messages``): its reads
+    paced, its writes whole (``send``).
 
     That reader reads, parses and buffers for as long as the client sends: a read that finds data does not wait,
     so a client that never pauses would hold the loop, every table waiting (issue 57). Here each read first lets
@@ -99,6 +100,15 @@ class PacedReads:
                 conn.shut()
                 return b""  # the reader sees the end
         return data
+
+    def send(self, data: bytes) -> int:
+        """All of ``data``, however long the client takes to read it. simple-websocket writes a frame with one
+        ``send`` and never reads what it returned; a gevent socket's ``send`` writes what the kernel's buffer takes
+        now, which on a real network (1,448-byte segments: a buffer sized to tens of KiB) is less than an update
+        of a big map or a long log. The rest of the frame was lost, the client read the next frame's bytes as this
+        one's, and it heard nothing more, not even its command's answer."""
+        self.sock.sendall(data)
+        return len(data)
 
     def __getattr__(self, name: str):
         return getattr(self.sock, name)
