@@ -50,8 +50,7 @@ def _attr(owner, name: str):
 
 
 def _params(function: Callable, *names: str, keywords: tuple[str, ...] = (), var_keyword: bool = False) -> None:
-    """``function`` takes ``names`` first (after ``self``), in that order, takes ``keywords`` by name, and
-    ``**kwargs`` if asked."""
+    """``function`` takes ``names`` first (after ``self``), in order, ``keywords`` by name, ``**kwargs`` if asked."""
     try:
         sig = inspect.signature(function)
     except (TypeError, ValueError):
@@ -116,10 +115,9 @@ class WebsocketMessageLimit(Seam):
     that adds ``max_message_size`` to the arguments engine.io keeps for simple-websocket (``server_args``), so
     simple-websocket closes a websocket as soon as a message grows past the limit (engine.io checks only a whole
     message, after buffering it: a never-ending fragmented or inflating message would grow without bound).
-    And its ``thread_class`` (``reading``): its reader (``Base._thread``) reads through live/keyless.py's wrapper
-    (it never blocks while a client sends, #57), and its frames (``Base.send``) are written whole through it
-    (simple-websocket's one ``send`` per frame writes only what the socket's buffer takes). Tested: python-engineio 4.15.1, simple-websocket 1.1.0. Upstream
-    change that lets it go: engine.io passing ``max_http_buffer_size`` (or ``websocket_options``) on. No fallback."""
+    And its ``thread_class`` (``reading``): its reader (``Base._thread``) reads, and its frames (``Base.send``) go out
+    whole, through live/keyless.py's wrapper (no read blocks while a client sends, #57). Tested: python-engineio 4.15.1,
+    simple-websocket 1.1.0. Upstream change that lets it go: engine.io passing its message limit on. No fallback."""
 
     name = "websocket_message_limit"
     libraries = ("python-engineio", "simple-websocket")

@@ -116,8 +116,11 @@ REDRAW_ALL = ("game_created",
 _SQUARES = ("cell_blocked", "cell_unblocked", "terrain_set", "cover_added", "cover_removed")
 #: the map editor's walls and doors (the maps panel counts them)
 _WALLS = ("wall_added", "wall_removed", "door_added", "door_removed")
-#: the map's size and zones, and whether it has fog: the whole map drawn again
-_MAP_SHAPE = ("map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")
+#: the map's size and zones: the whole map drawn again
+_MAP_SIZE = ("map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked")
+#: ... and whether it has fog (the whole map again for the players and the table screen, whose walls, picture and
+#: tokens are what fog shows: the ``seen_map`` part; the GM's fog and lighting layers alone, render.fragments)
+_MAP_SHAPE = (*_MAP_SIZE, "fog_set")
 _MAPS = ("map_added", "map_renamed", "map_removed", "map_imported")
 _HANDOUTS = ("handout_added", "handout_shown", "handout_hidden", "handout_removed")
 #: a seat taken from a player: their tokens change hands
@@ -216,9 +219,12 @@ DECLARED = (
                  "templates_view", "tokens"),
           key=(ROLE, ids("tokens"), By("token_ids", "my_tokens"), said("combat_view"), said("templates_view"))),
     # the whole map (another map shown, a picture set): the <svg> itself, so not wrapped
-    _part("map", "_map.html", "gm player screen", _MAP_SHAPE, "picture_set", "picture_aligned", reads=_MAP_READS),
+    _part("map", "_map.html", "gm player screen", _MAP_SIZE, "picture_set", "picture_aligned", reads=_MAP_READS),
     # the GM looks at another map; the others see no change
     _part("gm_map", "_map.html", "gm", "map_viewed", reads=_MAP_READS),
+    # fog switched on or off: a player's and the table screen's whole map (the GM's walls, picture and tokens stay as
+    # they are, and a big map's walls are most of its html: 0.8 MB of 10,000 walls, sent to the GM for nothing)
+    _part("seen_map", "_map.html", "player screen", "fog_set", reads=_MAP_READS),
     _part("maps", "_maps_panel.html", "gm",
           "token_added", "token_removed", _WALLS, _MAP_SHAPE, _MAPS, lighting.EVENTS, "map_viewed", "picture_set",
           "picture_aligned", reads=("game", "maps_list", "picture", "preparing", "shown_map", "zones")),
@@ -342,7 +348,8 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
                 changes.add("combat")
                 if event.data["fight"].get("turn"):  # the move passed the turn: the acting ring moves
                     changes |= {"tokens", "attack"}  # and who stands may change (above BY_EVENT)
-    if "map" in changes or (changes & {"tokens", "fog"} and (game is None or screenview.current(game)["follow"])):
+    if changes & {"map", "seen_map"} or (changes & {"tokens", "fog"}
+                                          and (game is None or screenview.current(game)["follow"])):
         changes.add("screen_view")  # the followed token hidden, shown, or out of the screen's view
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
@@ -350,9 +357,9 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
         changes.add("turn_bar")
     if "players" in changes:  # the players card and the fight card's turn line show the same devices (devices.py)
         changes.add("turn_device")
-    if "map" in changes or ("fog" in changes and (game is None or not _lit_alike(game))):
+    if changes & {"map", "seen_map"} or ("fog" in changes and (game is None or not _lit_alike(game))):
         changes.add("lighting")  # what is lit (a torch moved, a door opened) and seen goes with it
-    if "map" in changes or "gm_map" in changes:  # the GM's lighting panel is the shown map's
+    if changes & {"map", "gm_map", "seen_map"}:  # the GM's lighting panel is the shown map's
         changes.add("lighting_panel")
     if under_only:
         changes -= set(_UNDER)

@@ -155,7 +155,14 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         said = ("flask values", language.reader_language())  # a context processor may speak (the language chooser)
         flask = renders.get(said) or renders.setdefault(said, flask_values(current_app._get_current_object()))
     ctx = context(game, actor, online, extra, fallback=flask, shared=renders)
-    if "fog" in changes and not fog.enabled(game):
+    switched = "seen_map" in changes  # fog switched on or off (parts.py's seen_map)
+    if switched:
+        changes.discard("seen_map")
+        if actor.role == "gm":  # the GM sees every wall, the whole picture and every token either way
+            changes |= {"fog", "lighting"}
+        else:
+            changes.add("map")
+    if "fog" in changes and not fog.enabled(game) and not switched:
         changes.discard("fog")
     elif "fog" in changes and actor.role != "gm":
         # what this audience sees may have changed: when tokens came into view or left it, the whole
@@ -273,7 +280,7 @@ def note_shown(game: Game, actor: Actor, sent: dict, online: set[str] | None = N
                extra: Mapping | None = None) -> None:
     """Fill ``sent`` (see :func:`fragments`) with every part this audience's screens show now, as if each
     had just been sent: for a screen that is up to date (a page opened now, a map drawn whole)."""
-    parts = (set(EVERYTHING) - {"map", "gm_map"}) | {f"token:{t.id}" for t in fog.visible_tokens(game, actor)}
+    parts = (set(EVERYTHING) - {"map", "gm_map", "seen_map"}) | {f"token:{t.id}" for t in fog.visible_tokens(game, actor)}
     fragments(game, actor, parts, online=online, extra=extra, sent=sent)
 
 
