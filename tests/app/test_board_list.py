@@ -235,3 +235,25 @@ def test_the_list_reads_in_the_phones_language(client, lang, words):
     text = row(html, foe)
     for said in words:
         assert said in text or said in unescape(html), (said, text)
+
+
+def test_a_players_map_drawn_whole_does_not_work_out_their_list(app, client, monkeypatch):
+    """The list's places are a movement search on the board as the player knows it. A template that includes another
+    copies its context whole (Jinja's ``get_all``): the list was worked out for every player each time their whole map
+    was drawn (a fog switch: half of it on a big map), shown or not. It is worked out where it is drawn: the play page
+    and GET /games/<id>/board-list."""
+    from webapp.game.views import boardlist
+
+    g = new_game(client, "plain_grid", ROOM, name="Drawn whole")
+    p = seat(client, g)
+    add(client, g, {"name": "Hero", "x": 1, "y": 3, "owner": p["player_id"], "kind": "pc"})
+    phone = connect(app, g["id"], p["player_token"])
+    phone.get_received()
+    made = []
+    view = boardlist.view
+    monkeypatch.setattr(boardlist, "view", lambda *args: made.append(args) or view(*args))
+    assert run(client, g, {"type": "set_fog", "enabled": True}).status_code == 200
+    sent = [m["args"][0]["html"] for m in phone.get_received() if m["name"] == "update"]
+    assert any('<svg id="map"' in html for html in sent)  # the player's whole map went out
+    assert made == []
+    assert "Hero" in board_list(client, g) and len(made) == 1  # and the list is still drawn when asked for

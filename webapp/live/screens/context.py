@@ -269,8 +269,11 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "foe_plans_missing": lambda c: foeplay.missing(c.game) if c.actor.role == "gm" else None,
     # why the "play the foes" switch went off, a refused step's reason in the reader's words (#60)
     "foe_play_reason": lambda c: _foe_play_reason,
-    # a player's board as a list (#61), the rules' words in the reader's language
-    "board_list": lambda c: language.words(boardlist.view(c.game, c.actor)),
+    # a player's board as a list (#61), the rules' words in the reader's language: a function, called by the one
+    # template that shows it (_board_list.html). A template that includes another copies its context whole (Jinja's
+    # get_all: every value here computed), and the list's places are a movement search on the board as the player
+    # knows it: each player's whole map drawn (a fog switch) spent half its time on a list nobody drew
+    "board_list": lambda c: lambda: language.words(boardlist.view(c.game, c.actor)),
 }
 #: what every context holds alike
 _GIVEN = {
