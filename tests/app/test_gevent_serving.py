@@ -57,7 +57,6 @@ def answer(sock, timeout=5.0) -> bytes:
 def test_a_connection_that_says_nothing_or_sends_its_head_a_byte_at_a_time_is_closed(small_server):
     silent = gsocket.create_connection(("127.0.0.1", small_server.server_port))
     slow = gsocket.create_connection(("127.0.0.1", small_server.server_port))
-    started = time.monotonic()
     cut = False
     for byte in b"GET / HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n":  # a byte every 0.1 s: no whole head in 1 s
         try:
@@ -66,9 +65,10 @@ def test_a_connection_that_says_nothing_or_sends_its_head_a_byte_at_a_time_is_cl
             cut = True
             break
         gevent.sleep(0.1)
-    assert answer(silent, 3) == b""  # closed without a word
+    # closed without a word, at most 3 s after the slow head's 3.8 s (the server's deadline is 1 s): a bound taken
+    # from the test's own steps, not from the clock (a worker held up 20 s by its machine's load failed a "< 6 s")
+    assert answer(silent, 3) == b""
     assert cut or b"<still open>" not in answer(slow, 3)
-    assert time.monotonic() - started < 6
 
 
 def test_an_idle_keep_alive_connection_is_closed_after_the_head_timeout(small_server):
