@@ -99,11 +99,14 @@ def pytest_collection_modifyitems(config, items):
 
 
 RERUN_LINES = 40  # of each rerun's failure, its end: the assertion and the lines that led to it
+RERUN_ERROR_LINES = 15  # and the first lines of its error ("E ..."): a failed expect's message and call log, which
+#: a page's accessibility snapshot after them pushed out of the end
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Why each rerun test failed the first time (pytest-rerunfailures' summary names it only): the end of its
-    failure report, so a test that needed its rerun in CI can be fixed from the CI's log alone."""
+    """Why each rerun test failed the first time (pytest-rerunfailures' summary names it only): the start of its
+    error and the end of its failure report, so a test that needed its rerun in CI can be fixed from the CI's log
+    alone."""
     reruns = terminalreporter.stats.get("rerun", [])
     if not reruns:
         return
@@ -111,7 +114,10 @@ def pytest_terminal_summary(terminalreporter):
     for report in reruns:
         lines = report.longreprtext.splitlines()
         terminalreporter.write_line(f"{report.nodeid} ({report.when}):")
-        for line in lines[-RERUN_LINES:]:
+        first = next((i for i, line in enumerate(lines) if line.startswith("E ")), len(lines))
+        head = lines[first:first + RERUN_ERROR_LINES]
+        tail = lines[max(first + len(head), len(lines) - RERUN_LINES):]
+        for line in head + (["    ..."] if head and tail and first + len(head) < len(lines) - len(tail) else []) + tail:
             terminalreporter.write_line(f"    {line}")
 
 
