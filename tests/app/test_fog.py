@@ -20,16 +20,22 @@ def token_id(client, game, name):
     return next(t["id"] for t in state(client, game, game["gm_token"])["tokens"] if t["name"] == name)
 
 
-@pytest.fixture
-def room(client):
-    g = new_game(client, "plain_grid", ROOM, name="Fog")
+def furnished(client, name: str) -> dict:
+    """The room with Ada's Hero west of the door, the foe east of it and a hidden Ghost; fog off (the game's keys
+    and Ada's)."""
+    g = new_game(client, "plain_grid", ROOM, name=name)
     p = join(client, g, "Ada")
     gm = bearer(g["gm_token"])
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 1, "y": 3, "owner": p["player_id"],
                                                        "kind": "pc"}, headers=gm)
     client.post(f"/api/games/{g['id']}/tokens", json={"name": FOE, "x": 9, "y": 3}, headers=gm)
     client.post(f"/api/games/{g['id']}/tokens", json={"name": GHOST, "x": 2, "y": 5, "hidden": True}, headers=gm)
-    g = g | {"player_token": p["player_token"], "player_id": p["player_id"]}
+    return g | {"player_token": p["player_token"], "player_id": p["player_id"]}
+
+
+@pytest.fixture
+def room(client):
+    g = furnished(client, "Fog")
     assert run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"]).status_code == 200
     return g
 
@@ -274,19 +280,14 @@ def test_switching_fog_sends_the_gm_its_fog_and_lighting_layers_alone_and_the_pl
     are most of the map's html: 0.8 MB for 10,000 walls, 3.7 MB for 40,000 on hexes). The GM's map patched with
     them is the map a fresh GM page draws. A player's and the table screen's map is drawn whole: fog changes which
     walls, squares of the picture and tokens they get."""
-    g = new_game(client, "plain_grid", ROOM, name="Switch")
-    p = join(client, g, "Ada")
-    gm_key = bearer(g["gm_token"])
-    client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 1, "y": 3, "owner": p["player_id"],
-                                                       "kind": "pc"}, headers=gm_key)
-    client.post(f"/api/games/{g['id']}/tokens", json={"name": FOE, "x": 9, "y": 3}, headers=gm_key)
+    g = furnished(client, "Switch")
 
     def gm_map() -> str:
         page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True)
         assert page.status_code == 200
         return _element(page.text, '<svg id="map"', "svg")
 
-    gm, player, screen = (connect(app, g["id"], key) for key in (g["gm_token"], p["player_token"], g["screen_token"]))
+    gm, player, screen = (connect(app, g["id"], key) for key in (g["gm_token"], g["player_token"], g["screen_token"]))
     for live in (gm, player, screen):
         live.get_received()
     shown = gm_map()
