@@ -408,6 +408,22 @@ def masked(opcode: int, payload: bytes) -> bytes:
     return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
+def upgraded(sock, port: int, query: str = "") -> bytes:
+    """``sock`` (connected to the server on ``port``) upgraded to engine.io's websocket as a browser asks for it
+    (``query``: more of its query string), its 101 read (a browser waits for it): what came after the 101."""
+    sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket{query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                  "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = sock.recv(65536)
+        assert chunk, received
+        received += chunk
+    head, _, rest = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101 "), head
+    return rest
+
+
 def test_a_websocket_upgraded_from_a_long_poll_ends_with_its_close_frame_and_nothing_after(tmp_path):
     """A browser's Socket.IO opens its session by long-poll, then upgrades it to a websocket; when the page closes it
     (a player taken out of the game, a seat moved: the page's socket.disconnect()), the server's last bytes are its
@@ -444,16 +460,7 @@ def upgraded_websocket_ends(url: str, port: int) -> None:
         assert r.read().decode().startswith("40{")  # connected to the game with its key
 
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-    sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket&sid={sid} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                  "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
-    received = b""
-    while b"\r\n\r\n" not in received:  # the 101 first, as a browser waits for it
-        chunk = sock.recv(65536)
-        assert chunk, received
-        received += chunk
-    head, _, rest = received.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101 "), head
+    rest = upgraded(sock, port, f"&sid={sid}")
     sock.sendall(masked(1, b"2probe"))
     while b"3probe" not in rest:
         chunk = sock.recv(65536)
@@ -493,14 +500,7 @@ def test_a_big_update_to_a_slow_reader_arrives_whole_and_the_ack_after_it(served
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(10)
     sock.connect(("127.0.0.1", served.port))
-    sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
-                  "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode())
-    received = b""
-    while b"\r\n\r\n" not in received:
-        received += sock.recv(65536)
-    head, _, received = received.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 101 "), head
+    received = upgraded(sock, served.port)
     sock.sendall(masked(1, ("40" + json.dumps({"game": game["id"], "token": game["gm_token"]})).encode()))
     sock.sendall(masked(1, b'420["sync",{}]'))  # the whole page again: the map's every wall
     time.sleep(1.0)  # not read meanwhile: the server's socket buffer fills, its send writes part of a frame

@@ -106,7 +106,8 @@ class PacedReads:
         ``send`` and never reads what it returned; a gevent socket's ``send`` writes what the kernel's buffer takes
         now, which on a real network (1,448-byte segments: a buffer sized to tens of KiB) is less than an update
         of a big map or a long log. The rest of the frame was lost, the client read the next frame's bytes as this
-        one's, and it heard nothing more, not even its command's answer."""
+        one's, and it heard nothing more, not even its command's answer. A client that never reads holds this
+        write until engine.io's ping timeout ends its session and ``Keyless`` shuts the connection (the write fails)."""
         self.sock.sendall(data)
         return len(data)
 
