@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-from tests.helpers import make_app
+from tests.helpers import let_go, make_app
 
 # Property tests check invariants, not speed: on a shared 2-core machine one example can take longer than
 # hypothesis's 200 ms deadline when other work runs, which failed a run for no fault of the code.
@@ -79,7 +79,9 @@ def app(request, tmp_path, app_overrides):
     or is marked ``app_config(DEMO=True)``. ``make_app`` itself keeps the server's default (the demo made)."""
     config = {**app_overrides, **_marked_config(request.node)}
     config.setdefault("DEMO", "demo" in request.fixturenames)
-    return make_app(tmp_path / "data", **config)
+    made = make_app(tmp_path / "data", **config)
+    yield made
+    let_go(made)
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +91,9 @@ def module_app(request, tmp_path_factory):
     of the defaults; no demo game unless marked."""
     config = _marked_config(request.node)
     config.setdefault("DEMO", False)
-    return make_app(tmp_path_factory.mktemp("data"), **config)
+    made = make_app(tmp_path_factory.mktemp("data"), **config)
+    yield made
+    let_go(made)
 
 
 @pytest.fixture

@@ -142,6 +142,14 @@ class Forecasts:
             job.stopped = True
         return job
 
+    def stop_all(self) -> None:
+        """Every forecast of this process stopped at its next batch (one not begun yet never plays): the app let go.
+        Without gevent's patch (the app tests) a forecast's task is a greenlet that plays only when something yields
+        to gevent's loop; without this, one an app left behind would play on in whatever test yields next."""
+        with self._guard:
+            for job in self._jobs.values():
+                job.stopped = True
+
     def _run(self, job: Job) -> None:
         """Batches of runs, the variant with the fewest done first, until every variant has its runs or the job is
         stopped (checked between batches)."""
