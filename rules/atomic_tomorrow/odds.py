@@ -15,6 +15,7 @@ other.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from ..system import AttackRequest, AttackResult, Modifier
@@ -26,6 +27,7 @@ from .economy import pending_check
 from .health import armour_reduction, incapacitated_check, soak_reduction
 
 
+@functools.lru_cache(maxsize=512)
 def _attack_counts(
     attack_skill: int,
     wound_rating: int,
@@ -37,7 +39,8 @@ def _attack_counts(
 ) -> tuple[Counter, Counter, Counter, Counter]:
     """Counts over the 100 x 100 attack and defense rolls (each pair once):
     attack quality, outcome, wounds after armour (before soak), and the
-    same for hits only."""
+    same for hits only. A pure function of its arguments, kept for the next call with the same ones (a fight's
+    attacks repeat them: a forecast asks them hundreds of times); the counts kept are read, never changed."""
     outcome: Counter = Counter()
     quality_counts: Counter = Counter()
     before_soak: Counter = Counter()
@@ -67,6 +70,12 @@ def _attack_counts(
     return quality_counts, outcome, before_soak, hit_before
 
 
+@functools.lru_cache(maxsize=64)
+def _soak_counts(grit: int) -> Counter:
+    """How many of the 100 soak rolls take off each number of wounds at ``grit`` (kept; read, never changed)."""
+    return Counter(soak_reduction(r, grit) for r in range(1, 101))
+
+
 def attack_odds(
     attack_skill: int,
     wound_rating: int,
@@ -94,7 +103,7 @@ def attack_odds(
     qualities, outcome, before, hit_before = _attack_counts(
         attack_skill, wound_rating, cover, defense_skill_value, arm, critical_ignores_armour, critical_special_stacks
     )
-    soak = Counter(soak_reduction(r, grit) for r in range(1, 101))
+    soak = _soak_counts(grit)
     taken: Counter = Counter()
     for w, n in before.items():
         if w == 0:
