@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 from webapp import create_app
+from webapp.live.foes import forecasting
 
 GAMES = "/api/games"
 
@@ -37,9 +38,7 @@ def let_go(app) -> None:
     default), so a forecast an app started (test_fuzz.py's random requests start 500-run ones) is a greenlet
     that waits for the next test that yields to the loop, and played there: one of test_gevent_serving.py's took
     65 s instead of 1 in a suite's run."""
-    forecasts = getattr(app.extensions["tacmap"], "_forecasts", None)
-    if forecasts is not None:
-        forecasts.stop_all()
+    forecasting.of(app.extensions["tacmap"]).stop_all()
 
 
 def bearer(key: str, **more) -> dict:
