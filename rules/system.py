@@ -10,11 +10,11 @@ app can store them in the event log as they are.
 
 from __future__ import annotations
 
-import copy
 
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from .copying import copied
 from .dice import DiceSource, RollRecord
 from .text import Say, say
 
@@ -562,7 +562,7 @@ class BaseSystem:
         if not isinstance(kept, list):
             raise RuleNotImplemented(say("{system}: the turn order cannot be changed by hand", system=self.name))
         mine = set(kept)
-        new = copy.deepcopy(state)
+        new = copied(state)
         new["order"] = [i for i in order if i in mine] + [i for i in kept if i not in set(order)]
         if "index" in new and current in new["order"]:
             new["index"] = new["order"].index(current)

@@ -8,9 +8,9 @@ Last Stand). The wounds an attack deals are worked out in ``attack``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 
+from ..copying import copied
 from ..system import AttackResult, RuleError
 from ..text import say
 from .checks import success_quality, tens_digit
@@ -110,7 +110,7 @@ def wounds_of(sheet: Mapping) -> int:
 
 def apply_result(sheet: Mapping, result: AttackResult) -> dict:
     """The sheet after a result: the wounds it deals (never past 5)."""
-    out = copy.deepcopy(dict(sheet))
+    out = copied(dict(sheet))
     for effect in result.effects:
         if effect.kind == "wounds":
             out["wounds"] = min(MAX_WOUNDS, int(out.get("wounds", 0)) + int(effect.data["wounds"]))
@@ -119,7 +119,7 @@ def apply_result(sheet: Mapping, result: AttackResult) -> dict:
 
 def apply_last_stand(sheet: Mapping, outcome: Mapping) -> dict:
     """The sheet after a Last Stand: a critical stabilises at 4 wounds."""
-    out = copy.deepcopy(dict(sheet))
+    out = copied(dict(sheet))
     if outcome.get("stabilise_at") is not None:
         out["wounds"] = int(outcome["stabilise_at"])
     return out

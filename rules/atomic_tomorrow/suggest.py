@@ -8,10 +8,10 @@ estimated here.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from functools import lru_cache
 
+from ..copying import copied
 from ..system import AttackRequest, Combatant, RuleError
 from ..text import say
 from .attack import attack_skill, prepare
@@ -126,7 +126,7 @@ def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> d
     this round over (at or before the one acting now), its next turn is in a new round: its round's actions and
     defenses afresh. A GRIT check passed for one action lapses with the turn it was rolled in. No dice rolled (the
     GRIT or Last Stand roll a wounded character makes to act is not made): it plans as it stands."""
-    state = copy.deepcopy(dict(state))
+    state = copied(dict(state))
     order = list(state.get("order") or [])
     per = state.setdefault("combatants", {}).setdefault(mover.id, {})
     if mover.id in order:

@@ -21,9 +21,9 @@ The fight state is plain JSON-able data::
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 
+from ..copying import copied
 from ..dice import DiceSource
 from ..system import ActionOption, AttackResult, Combatant, RuleError, RuleNotImplemented, TurnUpdate
 from .checks import is_success, quality_label, roll_d100, success_quality
@@ -243,7 +243,7 @@ def next_turn(state: Mapping, combatants: list[Combatant], dice: DiceSource,
     Combatants missing from ``combatants`` or collapsed are skipped.
     """
     settings = settings_with_defaults(settings)
-    state = copy.deepcopy(dict(state))
+    state = copied(dict(state))
     by_id = {c.id: c for c in combatants}
     rolls: list = []
     log: list = []
@@ -497,7 +497,7 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
         raise RuleNotImplemented(say("Atomic Tomorrow Adventures: the action {action} is not in the rules", action=repr(action)))
     if state.get("current") != actor.id:
         raise RuleError(say("it is not {name}'s turn", name=actor.name))
-    state = copy.deepcopy(dict(state))
+    state = copied(dict(state))
     rolls, log = step(state, actor, action, dice, settings_with_defaults(settings), dict(options or {}))
     return _update(state, rolls, log)
 
@@ -505,10 +505,10 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
 def after_attack(state: Mapping, result: AttackResult) -> dict:
     """The fight state after an attack: the attacker's spent action, the defender's defense count,
     a Last Stand or GRIT x 1 check used (the ``round``, ``last_stand`` and ``act_check`` effects)."""
-    state = copy.deepcopy(dict(state))
+    state = copied(dict(state))
     for effect in result.effects:
         if effect.kind in ("round", "last_stand", "act_check"):
-            _per(state, effect.target)[effect.kind] = copy.deepcopy(effect.data[effect.kind])
+            _per(state, effect.target)[effect.kind] = copied(effect.data[effect.kind])
     return state
 
 
@@ -562,7 +562,7 @@ def move(state: Mapping, mover: Combatant, path: list, cost, combatants: list[Co
     if reason:
         raise RuleError(reason)
     check_move(steps)
-    state = copy.deepcopy(dict(state))
+    state = copied(dict(state))
     per = _per(state, mover.id)
     per["round"] = spend_action(per["round"], "move")
     _spend_wounded(per, mover)

@@ -7,8 +7,8 @@ own (:func:`rules.gurps_lite.odds.attack_odds`), nothing is estimated here.
 
 from __future__ import annotations
 
-import copy
 
+from ..copying import copied
 from ..system import AttackRequest, Combatant
 from ..text import say
 from .badges import maneuver_name
@@ -93,7 +93,7 @@ def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> d
     current fighter, its books fresh as a turn starts ("Maneuvers": no maneuver chosen, nothing moved or
     attacked yet; Aim kept after an Aim). The rolls a turn may start with (stun recovery) are not made: it
     plans as it stands."""
-    state = copy.deepcopy(state)
+    state = copied(state)
     cs = state.setdefault("combatants", {}).setdefault(mover.id, fresh_state(mover))
     fresh_turn(cs, mover)
     order = state.get("order") or []

@@ -9,11 +9,11 @@ attack and defense functions read as ``Combatant.state``.
 
 from __future__ import annotations
 
-import copy
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..copying import copied
 from ..dice import DiceSource, RollRecord
 from ..system import ActionOption, Combatant, Modifier, MoveResult, RuleError, RuleNotImplemented, TurnUpdate
 from .badges import CONDITION_WORDS, MANEUVER_WORDS, VARIANT_WORDS, maneuver_name
@@ -319,7 +319,7 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     below 0 HP owes a collapse roll when it chooses a maneuver other than Do Nothing.
     """
     st = settings_of(settings)
-    state = copy.deepcopy(state)
+    state = copied(state)
     by_id = {c.id: c for c in combatants}
     steps = _Steps()
     for c in combatants:  # a token that joins the fight acts last
@@ -535,19 +535,6 @@ def _defense_options(actor: Combatant, cs: dict, st: dict) -> list[ActionOption]
     return out
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy of plain fight data (dicts, lists, strings, numbers), as ``copy.deepcopy`` makes it but
-    several times faster (the foes' plans judge a move for many squares, #60); anything else by ``deepcopy``."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if kind is list:
-        return [_copied(v) for v in value]
-    if kind in (str, int, float, bool) or value is None:
-        return value
-    return copy.deepcopy(value)
-
-
 def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
         settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
     """A turn action of ``actor`` ("Maneuvers"): choose the turn's maneuver (a key of the maneuver
@@ -556,7 +543,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     (``options["result"]``) is :func:`after_attack` as an action; moves go through :func:`move`.
     """
     st = settings_of(settings)
-    state = _copied(state)
+    state = copied(state)
     steps = _Steps()
     opts = options or {}
     present = {c.id for c in combatants} | {actor.id}
@@ -731,7 +718,7 @@ def after_attack(state: dict, result: Any, settings: dict | None = None) -> dict
     ("Maneuvers": one maneuver a turn; an attack is made under one of the attacking maneuvers, so a
     token that attacks without choosing has chosen the plain Attack, or the maneuver the attack
     names, with its movement and defense limits)."""
-    state = copy.deepcopy(state)
+    state = copied(state)
     record_attack(state, result)
     r = result if isinstance(result, dict) else result.to_dict()
     details = r.get("details") or {}
@@ -774,7 +761,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
         raise RuleError(say("{name} is not in this fight", name=mover.name))
     if state.get("current") != mover.id:
         raise RuleError(say("it is not {name}'s turn", name=mover.name))
-    state = _copied(state)
+    state = copied(state)
     cs = state["combatants"][mover.id]
     if not _able(mover, cs):
         raise RuleError(say("{name} is out of the fight", name=mover.name))

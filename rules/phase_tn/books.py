@@ -13,8 +13,8 @@ the target fired at; a shot at someone else switches targets and loses it.
 
 from __future__ import annotations
 
-import copy
 
+from ..copying import copied
 from ..system import AttackResult
 from ..text import say
 from .health import OUT_OF_FIGHT, WORDS
@@ -57,7 +57,7 @@ def after_attack(state: dict, result: AttackResult, settings: dict | None = None
     attacker, target = result.details.get("attacker"), result.details.get("target")
     if attacker is None:
         return state
-    new = copy.deepcopy(state)
+    new = copied(state)
     combat = new["combat"]
     struck = _strike(new.get("struck") or {}, result)
     due = new.get("shots") or []

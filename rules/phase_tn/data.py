@@ -215,8 +215,52 @@ def _dice_ok(expr: str) -> bool:
     return True
 
 
+class _Resolved(dict):
+    """Settings resolved (:func:`resolve_settings`): read only, as one resolution is shared by every rule call given
+    the same settings. A copy or a pickle of it is a plain dict (a worker process's, a state's copy)."""
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("resolved Phase/TN settings are read only: copy them (dict(s)) to change one")
+
+    __setitem__ = __delitem__ = __ior__ = update = pop = popitem = setdefault = clear = _read_only
+
+    def __reduce__(self):
+        return dict, (dict(self),)
+
+
+#: the settings resolved, by the text (``repr``) of what they change of the defaults: a rule call resolves the
+#: settings it is given (the bridge gives the defaults with the game's choices over them), and one Phase/TN fight's
+#: calls nest (health -> checks...), some 500 resolutions of the same settings in a forecast's duel, a fifth of its
+#: time (#68). Bounded: emptied past ``_KEPT`` different settings.
+_RESOLVED: dict[str, _Resolved] = {}
+_KEPT = 64
+_DEFAULTS = default_settings()  #: compared with, never handed out
+
+
+def _changes(settings: dict) -> dict:
+    """What ``settings`` says otherwise than the defaults (a value of another type counts: True is not 1)."""
+    return {k: v for k, v in settings.items()
+            if k not in _DEFAULTS or type(v) is not type(_DEFAULTS[k]) or v != _DEFAULTS[k]}
+
+
 def resolve_settings(settings: dict | None = None) -> dict:
-    """The defaults overlaid with the game's settings, checked."""
+    """The defaults overlaid with the game's settings, checked: read only (shared by every call given the same
+    settings; resolved ones given back are returned as they are)."""
+    if type(settings) is _Resolved:
+        return settings
+    changes = _changes(settings) if settings else None
+    key = repr(changes) if changes else ""
+    found = _RESOLVED.get(key)
+    if found is not None:
+        return found
+    resolved = _Resolved(_resolved(settings))
+    if len(_RESOLVED) >= _KEPT:
+        _RESOLVED.clear()
+    _RESOLVED[key] = resolved
+    return resolved
+
+
+def _resolved(settings: dict | None) -> dict:
     out = default_settings()
     for key, value in (settings or {}).items():
         if key not in out:

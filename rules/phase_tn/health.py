@@ -11,8 +11,8 @@ wound with that location's effect and a penalty to every roll.
 
 from __future__ import annotations
 
-import copy
 
+from ..copying import copied
 from ..dice import DiceSource
 from ..system import AttackResult
 from ..text import say, say_n
@@ -76,7 +76,7 @@ def incapacitated(sheet: dict, settings: dict | None = None) -> str:
 
 def apply(sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
     """Add the flesh and traumatic wounds of a result to a sheet ("Damage and Wounds")."""
-    new = copy.deepcopy(sheet)
+    new = copied(sheet)
     new.setdefault("flesh", 0)
     new.setdefault("trauma", {})
     for e in result.effects:

@@ -12,10 +12,10 @@ The document has no free or reactive attacks: a move provokes none.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any
 
+from ..copying import copied
 from .. import los
 from ..dice import DiceSource
 from ..system import Combatant, MoveResult, RuleError
@@ -80,7 +80,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
                          "{name} declares a Move (phase action, up to {n} hexes).", 1 if s["move_per_phase"] == 1 else 2, name=name,
                          n=f"{s['move_per_phase']:g}") if hexes else
                    say("{name} declares a Move (phase action, up to {n} squares).", name=name, n=f"{s['move_per_phase']:g}"))
-    combat = copy.deepcopy(combat)
+    combat = copied(combat)
     spent = _spent(combat, who) + cost
     combat.setdefault("moves", {})[who] = {"phase": combat["phase"], "spent": spent}
     where = path[-1] if path else None

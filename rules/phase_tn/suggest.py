@@ -21,9 +21,9 @@ rules, and the why line says the cover.
 
 from __future__ import annotations
 
-import copy
 import functools
 
+from ..copying import copied
 from .. import odds as _odds
 from ..system import AttackRequest, Combatant
 from ..text import say
@@ -180,7 +180,7 @@ def _modes(*modes: str):
 def _targeting(state: dict, shooter: str, target: str) -> dict:
     """The books once ``shooter`` holds the Targeting on ``target`` (a Targeting action resolved: "Ranged
     Attacks"), with no aim yet."""
-    new = copy.deepcopy(state)
+    new = copied(state)
     combat = new.get("combat") or {}
     keep = {"target": target, "acquired_phase": combat.get("phase", 1)}  # a Targeting resolved: no aim yet
     combat.setdefault("targeting", {})[shooter] = keep
@@ -246,7 +246,7 @@ def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> d
     in a phase to come: the phase and free actions it declared this phase have resolved by then (left out, its
     Move's squares with them), a longer one still holds it (it waits: the rules refuse a new one). No dice rolled
     (its initiative is not rolled: it is put first to declare)."""
-    state = copy.deepcopy(state)
+    state = copied(state)
     combat = state.get("combat")
     if not combat or mover.id not in combat.get("combatants", []):
         return state

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 
 from typing import Any
 
+from ..copying import copied
 from ..dice import DiceSource
 from ..text import Say, say
 from ..system import RuleError, AttackRequest, AttackResult, BaseSystem, Combatant, MoveResult, TurnUpdate
@@ -97,7 +97,7 @@ class PhaseTNSystem(BaseSystem):
         """The GM's declaration order by hand for this phase (the rules' is lowest initiative first,
         "Initiative and Actions"); who is declaring keeps the turn, the next declarer follows the
         new order, and the next phase rolls initiative again."""
-        new = copy.deepcopy(state)
+        new = copied(state)
         declaring = set(new["combat"]["order"])
         new["combat"]["order"] = [w for w in order if w in declaring]
         return new

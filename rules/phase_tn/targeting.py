@@ -12,9 +12,9 @@ order skips impossible locations. The random table is cut off after
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from ..copying import copied
 from ..dice import DiceSource, RollRecord
 from ..system import RuleError
 from ..text import joined, say
@@ -23,7 +23,7 @@ from .data import LOCATION_WORDS, LOCATIONS, WILD_SHOT_MODIFIER, resolve_setting
 
 def acquire_target(targeting: dict, shooter: str, target: str, phase: int) -> dict:
     """The shooter now holds ``target`` (a completed Targeting action)."""
-    return {**copy.deepcopy(targeting), shooter: {"target": target, "acquired_phase": phase}}
+    return {**copied(targeting), shooter: {"target": target, "acquired_phase": phase}}
 
 
 def is_targeted(targeting: dict, shooter: str, target: str) -> bool:
@@ -34,7 +34,7 @@ def is_targeted(targeting: dict, shooter: str, target: str) -> bool:
 
 def lose_targeting(targeting: dict, shooter: str) -> dict:
     """Drop a shooter's targeting (a switch of target or a distracting event)."""
-    new = copy.deepcopy(targeting)
+    new = copied(targeting)
     new.pop(shooter, None)
     return new
 

@@ -16,8 +16,8 @@ it returns a new dict.
 
 from __future__ import annotations
 
-import copy
 
+from ..copying import copied
 from ..dice import DiceSource
 from ..grid import grid_of
 from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
@@ -232,7 +232,7 @@ def begin_phase(
     missing = [who for who in state["combatants"] if who not in sheets]
     if missing:
         raise RuleError(say("no sheet for {names}", names=", ".join(missing)))
-    new = copy.deepcopy(state)
+    new = copied(state)
     rolls: list[dict] = []
     for who in sorted(new["surprise"]):
         entry = new["surprise"][who]
@@ -374,7 +374,7 @@ def declare(
     first = next_declarer(state)
     if first != who:
         raise RuleError(say("{first} declares before {name} (lower initiative declares first)", first=first, name=who))
-    new = copy.deepcopy(state)
+    new = copied(state)
     built = []
     for spec in actions:
         built.append(_build_action(new, who, spec, s, sheet))
@@ -405,7 +405,7 @@ def cancel_action(state: dict, action_id: str) -> dict:
     """Cancel a pending action; the only change a locked action allows ("Combined Actions")."""
     if not any(a["id"] == action_id for a in state["pending"]):
         raise _no_pending(action_id)
-    new = copy.deepcopy(state)
+    new = copied(state)
     new["pending"] = [a for a in new["pending"] if a["id"] != action_id]
     return new
 
@@ -424,7 +424,7 @@ def change_target(state: dict, action_id: str, target: str) -> dict:
         raise RuleError(say("{action} is a {length}: it keeps its target; cancel it instead",
                             action=ACTIONS.get(action["name"], {}).get("label", action["name"]),
                             length=LENGTH_WORDS.get(action["length"], action["length"])))
-    new = copy.deepcopy(state)
+    new = copied(state)
     for a in new["pending"]:
         if a["id"] == action_id:
             a["target"] = target
@@ -450,7 +450,7 @@ def end_phase(state: dict, settings: dict | None = None) -> tuple[dict, list[dic
     ``aim``), read when its group resolves; a shot uses up the aim.
     """
     s = resolve_settings(settings)
-    new = copy.deepcopy(state)
+    new = copied(state)
     phase = new["phase"]
     ending = [a for a in new["pending"] if a["resolves_phase"] <= phase]
     entries: list[dict] = list(ending)
@@ -469,7 +469,7 @@ def end_phase(state: dict, settings: dict | None = None) -> tuple[dict, list[dic
             if e.get("step") is None and "mode" in ACTIONS.get(e["name"], {}):
                 e["attack"] = _shot(e, targeting, s)
                 fired.add(e["who"])
-        after = copy.deepcopy(targeting)
+        after = copied(targeting)
         for who in fired:
             if who in after:
                 after[who]["aims"] = 0
@@ -668,7 +668,7 @@ def leave(combat: dict, gone, names: dict) -> tuple[dict, list[str]]:
     declaration order, so never the one to declare, their actions and Targeting dropped, and
     Targeting on them lost ("the target remains in view"). Returns the new combat and its log lines."""
     gone = [w for w in gone if w in combat["combatants"]]
-    new = copy.deepcopy(combat)
+    new = copied(combat)
     log: list[str] = []
     for who in gone:
         new["combatants"].remove(who)

@@ -7,8 +7,8 @@ own (:func:`rules.savage_worlds.odds.odds`), nothing is estimated here.
 
 from __future__ import annotations
 
-import copy
 
+from ..copying import copied
 from ..system import AttackRequest, Combatant
 from .. import odds as _dice
 from .attack import effective_toughness, gang_up_bonus, plan_of, target_toughness
@@ -113,7 +113,7 @@ def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> d
     current fighter, its turn's counters fresh as a turn starts ("Movement", "Multi-Actions": nothing moved,
     no action taken yet), off Hold. The Spirit roll a Shaken fighter makes as its turn starts is not made:
     it plans as it stands."""
-    state = copy.deepcopy(state)
+    state = copied(state)
     per = state.setdefault("combatants", {}).setdefault(mover.id, _fresh_state())
     per.update(_TURN_FRESH)
     per["on_hold"] = False

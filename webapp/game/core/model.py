@@ -8,6 +8,8 @@ modules (moves, combat, attacks, maps...) import this; this imports none of them
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import copy
 import hashlib
 import hmac
@@ -19,7 +21,24 @@ from typing import Any, Literal
 
 from rules.board import Board
 from rules.grid import SQUARE, Grid
+from rules.copying import copied
 from rules.text import SAY_KEY, Say, plain, revive, settle, unpack
+
+#: whether the events and log lines made here keep their words packed for storage (``settle``): False on a copy of a
+#: game nothing of which is stored or shown (a forecast's runs, a plan's sandbox: #68, a fifth of a duel's run went
+#: into packing words nobody reads). A context variable: a thread's or greenlet's own, never the loop's by accident.
+_PACKED: contextvars.ContextVar[bool] = contextvars.ContextVar("tacmap_words_packed", default=True)
+
+
+@contextlib.contextmanager
+def unstored():
+    """Within it, events and log lines keep their words unpacked (no ``"_say"``): for copies never stored or shown.
+    The words themselves (``Say``, English as a string) are the same."""
+    token = _PACKED.set(False)
+    try:
+        yield
+    finally:
+        _PACKED.reset(token)
 
 
 class Rejected(Exception):
@@ -56,8 +75,9 @@ class Event:
 
     def __post_init__(self) -> None:
         # the rules' words (rules/text.py): stored as English with their message ids beside them ("_say"),
-        # read back as words a reader's page translates
-        settle(self.data)
+        # read back as words a reader's page translates (not on a copy nothing stores: ``unstored``)
+        if _PACKED.get():
+            settle(self.data)
 
     def to_dict(self) -> dict:
         return {"type": self.type, "data": self.data}
@@ -182,7 +202,7 @@ class LogEntry:
                 said = None  # a damaged record: the English stays
             if isinstance(said, Say):
                 self.text = said
-        if self.detail:
+        if self.detail and _PACKED.get():
             settle(self.detail)
 
     def to_dict(self) -> dict:
@@ -199,26 +219,6 @@ class LogEntry:
         return {f.name: copied(getattr(self, f.name)) for f in fields(self)}
 
 
-#: values ``copied`` shares: immutable (a Say's words are a value too)
-_SHARED = (str, int, float, bool, type(None))
-
-
-def copied(data: Any) -> Any:
-    """JSON-like ``data`` with every dict and list made anew; strings (Says too), numbers and None shared; anything
-    else (a tuple, a set: none in a game's JSON-like state, but a copy never shares what could change) deep-copied.
-    What ``copy.deepcopy`` gives of such data, several times faster (a plan's copies of the fight: #68)."""
-    kind = type(data)
-    if kind is dict:
-        return {k: copied(v) for k, v in data.items()}
-    if kind is list:
-        return [copied(v) for v in data]
-    if isinstance(data, _SHARED):
-        return data
-    if isinstance(data, dict):  # a dict of another kind: a plain one, as before
-        return {k: copied(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [copied(v) for v in data]
-    return copy.deepcopy(data)
 
 
 @dataclass

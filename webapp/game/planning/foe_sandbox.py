@@ -14,7 +14,7 @@ from rules.dice import SeededDice
 
 from ..fight.aiming import AttackCommand, plan as aim_plan
 from ..fight.combat import Act, decide as combat_decide, evolve as combat_evolve
-from ..core.model import GM, Rejected, copied
+from ..core.model import GM, Rejected, copied, unstored
 from ..core.text import N_
 
 if TYPE_CHECKING:
@@ -54,8 +54,9 @@ def acted(view: "Game", token_id: str, action: str, options: dict | None = None)
     """The turn's action ``action`` taken on ``view`` (a copy: :func:`sandbox`) as the GM would send it, judged by
     the very rule calls the command makes; its step (the command). ``Rejected`` where the rules refuse it."""
     step = {"type": "act", "token_id": token_id, "action": action, "options": dict(options or {})}
-    for event in combat_decide(view, Act(**step), GM, SeededDice(0)):
-        combat_evolve(view, event, quiet)
+    with unstored():  # the copy's events are never stored
+        for event in combat_decide(view, Act(**step), GM, SeededDice(0)):
+            combat_evolve(view, event, quiet)
     return step
 
 

@@ -34,7 +34,7 @@ from rules.system import RuleError, RuleNotImplemented
 
 from ..bridge import fighting
 from ..core import waits
-from ..core.model import GM, Rejected
+from ..core.model import GM, Rejected, unstored
 from ..core.text import N_
 from . import suggestions
 from .forecast_fast import Memo
@@ -295,6 +295,7 @@ def _over(game: "Game") -> bool:
     return over(game)
 
 
+@unstored()  # a run's events and lines are read by nobody: their words are not packed for storage
 def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP, memo: "Memo | None" = None) -> Run:
     """One run from ``start`` (``prepared``) with the dice of ``seed``, on its own copy (the board shared, read
     only). ``memo`` (``forecast_fast.Memo.of(start)``): what the runs of ``start`` keep between their turns, the same
