@@ -188,6 +188,9 @@ def test_names_on_the_table_screen_are_large_apart_and_numbered(server, new_page
     screen.goto(game["urls"]["screen"])
     expect(screen.locator("#conn.ok")).to_be_attached()
     expect(screen.locator("#layer-labels .label")).to_have_count(len(CROWD))
+    # the names laid out (map.js lays them out at the next frame: read before it, in one run, every box was 0 high)
+    screen.wait_for_function("""() => { const t = document.querySelectorAll('#layer-labels .label-text');
+        return t.length > 0 && [...t].every(e => e.getBoundingClientRect().height > 0); }""")
 
     # every name is at least 28 px tall (the text itself, not only its pill), on a pill
     heights = [b["height"] for b in label_boxes(screen, ".label-text")]
