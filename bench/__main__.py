@@ -4,6 +4,7 @@ Runs the eight sections with fixed seeds (the board's seed, the dice seed, PYTHO
 servers), prints one table with the machine it ran on, and writes the same to BENCHMARKS.md at the
 repository root. Progress goes to stderr. A section that fails to run is shown as failed in the
 table and the others still run (exit status 1 then); a figure off its target is not a failure.
+``--quick`` runs its sections two at a time, in two processes (``QUICK_LANES``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import argparse
 import dataclasses
 import datetime
 import os
+import pickle
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -293,6 +297,51 @@ def postgresql_rows(plan) -> list[Row]:
                    for r in load.section_rows(("machines",), **plan["load"])]
 
 
+#: the quick run's two lanes, each a process running its sections one after another (``_in_lanes``), split so that
+#: each takes about half the run (a quiet 2-core machine, one section at a time: postgresql 15 s, forecast 12, load
+#: 10, hall 9, bigmaps 8, propagation 7, throughput 5, rules 4, languages 4, replay 4, pages 3, history 2)
+QUICK_LANES = (("postgresql", "forecast", "load", "replay", "history"),
+               ("propagation", "hall", "bigmaps", "throughput", "rules", "languages", "pages"))
+
+
+def _in_lanes(only: list[str]) -> tuple[dict[str, list[Row]], bool]:
+    """The quick run's sections in two processes side by side (``QUICK_LANES``, each ``python -m bench --quick
+    --only ...``): its check that every section runs takes half the time, its figures (not ones to quote) are
+    those of a machine twice as busy. Each section's rows, and whether one failed. A lane that ends without its
+    rows has each of its sections shown as failed."""
+    lanes = [[n for n in lane if n in only] for lane in QUICK_LANES]
+    lanes = [lane for lane in lanes if lane] + [[n for n in only if not any(n in lane for lane in QUICK_LANES)]]
+    lanes = [lane for lane in lanes if lane]
+    by_section: dict[str, list[Row]] = {}
+    failed = False
+    with tempfile.TemporaryDirectory(prefix="bench-lanes-") as folder:
+        started = []
+        try:
+            for i, lane in enumerate(lanes):
+                out = Path(folder) / f"lane{i}.pickle"
+                progress(f"lane {i + 1}: {', '.join(lane)}")
+                started.append((lane, out, subprocess.Popen(
+                    [sys.executable, "-m", "bench", "--quick", "--only", ",".join(lane), "--output", "-",
+                     "--rows", str(out)], cwd=REPO, stdout=subprocess.DEVNULL)))
+            for lane, out, proc in started:
+                status = proc.wait()
+                got, lane_failed = pickle.loads(out.read_bytes()) if out.exists() else ({}, True)
+                failed = failed or lane_failed or status != 0
+                for name in lane:
+                    by_section[name] = got.get(name) or [
+                        Row(f"{name}: FAILED to run (its lane's process ended with status {status})", section=True)]
+        finally:  # stopped (Ctrl-C, SIGTERM): the lanes stop too, each unwinding its servers
+            for _lane, _out, proc in started:
+                if proc.poll() is None:
+                    proc.terminate()
+            for _lane, _out, proc in started:
+                try:
+                    proc.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    return by_section, failed
+
+
 def _cpu_seconds() -> float:
     """User + system CPU of this process and of its children that ended (its servers, once killed)."""
     t = os.times()
@@ -307,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated sections to run (default all: {','.join(SECTIONS)})")
     parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"),
                         help="where to write the table (default BENCHMARKS.md at the repository root; '-' for none)")
+    parser.add_argument("--rows", help=argparse.SUPPRESS)  # a quick run's lane: where its sections' rows go
     args = parser.parse_args(argv)
     exit_cleanly_on_sigterm()
     only = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -336,13 +386,16 @@ def main(argv: list[str] | None = None) -> int:
         "forecast": lambda: forecast_rows(plan["forecast"]),
         "postgresql": lambda: postgresql_rows(plan["postgresql"]),
     }
-    rows: list[Row] = []
-    failed = False
+    if args.quick and args.rows is None and len(only) > 1:  # the smoke run: its sections two at a time
+        by_section, failed = _in_lanes(only)
+    else:
+        by_section, failed = {}, False
     for name in SECTIONS:
-        if name not in only:
+        if name not in only or name in by_section:
             continue
         progress(f"{name} ...")
         t_section, cpu_section = time.monotonic(), _cpu_seconds()
+        rows = by_section[name] = []
         try:
             rows += runners[name]()
         except Exception as exc:  # one broken section must not lose the others' figures
@@ -354,6 +407,9 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(Row(f"{name}: FAILED to run ({type(exc).__name__}: {exc})"[:200], section=True))
         progress(f"{name}: {time.monotonic() - t_section:.1f} s (CPU {_cpu_seconds() - cpu_section:.1f} s: this "
                  f"process, its servers and client processes)")
+    if args.rows is not None:  # a lane of a quick run: its sections' rows to the run that started it
+        Path(args.rows).write_bytes(pickle.dumps((by_section, failed)))
+    rows = [row for name in SECTIONS for row in by_section.get(name, [])]
     header = report.machine(started, load, time.monotonic() - t0, "quick" if args.quick else "full")
     text = report.document(rows, header)
     print(text)

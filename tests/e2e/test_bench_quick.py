@@ -5,7 +5,7 @@ The test fails when a section cannot run: a section shown as failed (or skipped,
 installs redis-server and PostgreSQL, so here every section can run), a section missing from the table, a
 traceback on either stream, a non-zero exit, or a run that does not end in time. It never fails for a figure that
 misses its target: the table's "met" column is not read (bench/README.md: a figure off its target is news, not
-a failure). It loads both cores for a minute or so: run alone (SERIAL in conftest.py).
+a failure). It loads both cores for most of a minute: run alone (SERIAL in conftest.py).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ pytestmark = [
     pytest.mark.skipif(binaries() is None, reason="PostgreSQL is not installed (scripts/test installs it)"),
 ]
 
-RUN_LIMIT = 360  # seconds: about 80 s on a quiet 2-core machine (bench/README.md, "--quick"), minutes on a busy one
+RUN_LIMIT = 360  # seconds: about 40 s on a quiet 2-core machine (bench/README.md, "--quick"), minutes on a busy one
 
 #: each section's heading in the table (bench/__main__.py, its rows' section titles)
 HEADINGS = {
