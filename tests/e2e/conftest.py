@@ -114,7 +114,8 @@ def pytest_terminal_summary(terminalreporter):
     for report in reruns:
         lines = report.longreprtext.splitlines()
         terminalreporter.write_line(f"{report.nodeid} ({report.when}):")
-        first = next((i for i, line in enumerate(lines) if line.startswith("E ")), len(lines))
+        # (a failure without a traceback, pytest.fail(..., pytrace=False) as page_errors fails: no "E " line, its end)
+        first = next((i for i, line in enumerate(lines) if line.startswith("E ")), max(0, len(lines) - RERUN_LINES))
         head = lines[first:first + RERUN_ERROR_LINES]
         tail = lines[max(first + len(head), len(lines) - RERUN_LINES):]
         for line in head + (["    ..."] if head and tail and first + len(head) < len(lines) - len(tail) else []) + tail:
