@@ -10,7 +10,6 @@ app can store them in the event log as they are.
 
 from __future__ import annotations
 
-
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 

@@ -7,7 +7,6 @@ own (:func:`rules.gurps_lite.odds.attack_odds`), nothing is estimated here.
 
 from __future__ import annotations
 
-
 from ..copying import copied
 from ..system import AttackRequest, Combatant
 from ..text import say

@@ -13,7 +13,6 @@ the target fired at; a shot at someone else switches targets and loses it.
 
 from __future__ import annotations
 
-
 from ..copying import copied
 from ..system import AttackResult
 from ..text import say

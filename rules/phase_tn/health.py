@@ -11,7 +11,6 @@ wound with that location's effect and a penalty to every roll.
 
 from __future__ import annotations
 
-
 from ..copying import copied
 from ..dice import DiceSource
 from ..system import AttackResult

@@ -16,7 +16,6 @@ it returns a new dict.
 
 from __future__ import annotations
 
-
 from ..copying import copied
 from ..dice import DiceSource
 from ..grid import grid_of

@@ -7,7 +7,6 @@ own (:func:`rules.savage_worlds.odds.odds`), nothing is estimated here.
 
 from __future__ import annotations
 
-
 from ..copying import copied
 from ..system import AttackRequest, Combatant
 from .. import odds as _dice

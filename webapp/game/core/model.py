@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from rules.board import Board
-from rules.grid import SQUARE, Grid
 from rules.copying import copied
+from rules.grid import SQUARE, Grid
 from rules.text import SAY_KEY, Say, plain, revive, settle, unpack
 
 #: whether the events and log lines made here keep their words packed for storage (``settle``): False on a copy of a
@@ -217,8 +217,6 @@ class LogEntry:
         """As the game's snapshot keeps it: every field, ``"_say"`` included, its dicts and lists copied (the same
         walk as :meth:`to_dict`, for the same reason)."""
         return {f.name: copied(getattr(self, f.name)) for f in fields(self)}
-
-
 
 
 @dataclass
