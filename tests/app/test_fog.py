@@ -185,6 +185,34 @@ def test_visibility_is_computed_once_per_move_for_each_audience(client, room, hu
     assert calls == ["Hero"]  # the hero moved: its view once; nothing else is recomputed
 
 
+def test_the_board_as_a_player_knows_it_is_built_again_only_when_they_know_more_or_the_map_changes(
+        client, room, monkeypatch):
+    """A player's move is judged on the board as they know it (``fog.known_board``: a way there through the squares
+    they have seen). It is kept while they know the same squares of the same map, so moves where nothing new comes
+    into view build it once; a door opened or shut changes the map, and the next move is judged on the map as it is
+    now: through the door while open, refused once it is shut again (a kept board of the open door would let it)."""
+    from webapp.game.bridge import fog
+    built = []
+    real = fog._board_known
+    monkeypatch.setattr(fog, "_board_known", lambda seen, cells: built.append(len(cells)) or real(seen, cells))
+    hero = token_id(client, room, "Hero")
+    key = room["player_token"]
+
+    def move(x, y):
+        return run(client, room, {"type": "move_token", "token_id": hero, "x": x, "y": y}, key).status_code
+
+    assert [move(2, 3), move(1, 3), move(2, 4), move(1, 3)] == [200] * 4  # the west half, seen whole from the start
+    assert len(built) == 1
+    assert move(8, 3) == 422  # the door shut: no way east on the map they know
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, room["gm_token"])
+    assert move(8, 3) == 200  # through the open door (the map changed: its known board built again)
+    assert move(2, 3) == 200
+    assert len(built) == 3  # the door opened, then the squares east of it known from 8, 3
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": True}, room["gm_token"])
+    assert move(8, 3) == 422  # the east known, the door shut: no way there
+    assert len(built) == 4
+
+
 def test_undoing_a_move_takes_the_token_back_but_not_what_the_player_saw(client, room):
     hero = token_id(client, room, "Hero")
     run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, room["gm_token"])

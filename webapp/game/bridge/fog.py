@@ -491,7 +491,16 @@ def known_board(game: "Game", actor: "Actor"):
         return game.board
 
     def compute():
-        return heavy.run(game.board, _board_known, board_view(game, actor), cells)
+        # kept while the audience knows the same squares of the same board (the board's own cache, emptied by any
+        # change to it): a move where nothing new comes into view asks again of the board and its indexes built
+        # before (on the biggest map, a known board and its step masks were most of a move under fog)
+        kept = game.board.cached("known boards", dict)
+        found = kept.get(actor.audience)
+        if found is not None and (found[0] is cells or found[0] == cells):
+            return found[1]
+        board = heavy.run(game.board, _board_known, board_view(game, actor), cells)
+        kept[actor.audience] = (cells, board)
+        return board
     return _cached(game, "known board:" + actor.audience, compute)
 
 
