@@ -166,3 +166,38 @@ def test_the_same_seed_gives_the_same_figures_in_the_other_systems(system):
     first = forecast.forecast(forecast.prepared(game, from_start=True), 3, seed=7, settle=settle)
     again = forecast.forecast(forecast.prepared(game, from_start=True), 3, seed=7, settle=settle)
     assert first.as_dict() == again.as_dict() and first.done == again.done
+
+
+def test_batches_played_on_several_lanes_and_come_back_out_of_order_give_one_lanes_figures_run_by_run():
+    """The live side's forecast (``forecasting._lanes``) keeps a batch in flight on each of its worker processes. Here
+    three lanes are greenlets whose batches come back in a scrambled order (each waits a random while first, as
+    workers finish when they finish): the runs join the figures in their order all the same, so the figures after
+    each batch are those of the forecast's first runs, and at the end every run is the one a single lane plays."""
+    import random
+
+    import gevent
+
+    from webapp.live.foes import forecasting
+
+    game, _ = make("savage_worlds", [("Ann", "pc", (1, 2), "pad", {}), ("Bob", "pc", (1, 5), "pad", {}),
+                                     ("Orc", "npc", (6, 3), "bay", {}), ("Imp", "npc", (6, 6), "bay", {})])
+    runs, seed = 12, 7
+    alone = forecast.forecast(forecast.prepared(game, from_start=True), runs, seed=seed, settle=settle)
+    dice = random.Random(3)
+    seen: list[int] = []
+
+    def pool(work, start, seed, first, count):
+        gevent.sleep(dice.random() * 0.05)  # a worker that finishes when it finishes
+        seen.append(first)
+        return work(start, seed, first, count)
+
+    job = forecasting.Job("j", "g", [forecasting.Variant(None, forecast.prepared(game, from_start=True),
+                                                         forecast.Figures(seed, runs))])
+    prefixes = []
+    add = job.figures.add
+    job.figures.add = lambda run: (add(run), prefixes.append(len(job.figures.done)))
+    forecasting._lanes(job, pool, 3, gevent.spawn, lambda: gevent.sleep(0))
+    assert seen != sorted(seen), seen  # the batches did come back out of order
+    assert job.figures.done == alone.done  # run by run: each the run a single lane plays, in its place
+    assert job.figures.as_dict() == alone.as_dict()
+    assert prefixes == list(range(1, runs + 1))

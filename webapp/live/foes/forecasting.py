@@ -1,12 +1,14 @@
 """The GM's forecast of a fight (#68), on the live side: started, watched, stopped; played off the loop.
 
 ``POST /api/games/<id>/forecast`` starts one (the GM's alone); the runs are played in batches (``forecast.batch``)
-by a background task of this process: in a worker process of its own under ``tacmap serve`` (``workers.runner``: the
-loop's thread never shares the GIL with it, and the worker runs at a lower priority, so a table's move goes first at
-the CPU too), where none can start in a native thread of gevent's pool, and without
-gevent (the app tests, the command-line tools) in the task's own thread. A batch is sized to take about
-``BATCH_SECONDS`` (the first is one run: a first estimate comes at once), and the figures fill in after each. One
-forecast per game: a second replaces the first (it stops at its next batch), ``DELETE`` stops it. Nothing of it is a
+by a background task of this process: in worker processes of their own under ``tacmap serve`` (``workers.runner``:
+the loop's thread never shares the GIL with them, and they run at a lower priority, so a table's move goes first at
+the CPU too), one per core but one (``LANES`` at most), with a batch in flight on each (``_lanes``: the runs still
+added to the figures in their order, so the figures are the same as one worker's, batch by batch); where none can
+start, in a native thread of gevent's pool, and without gevent (the app tests, the command-line tools) in the task's
+own thread (one batch at a time, both). A batch is sized to take about ``BATCH_SECONDS`` (the first of each lane is
+one run: a first estimate comes at once), and the figures fill in after each. One forecast per game: a second
+replaces the first (it stops at its next batch), ``DELETE`` stops it. Nothing of it is a
 command: no event, no log line, nothing sent to a phone or the table screen; the GM's page asks for the figures.
 A forecast lives in the process that started it (with several processes, its figures are asked there).
 """
@@ -14,6 +16,7 @@ A forecast lives in the process that started it (with several processes, its fig
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
 import time
@@ -30,7 +33,12 @@ log = logging.getLogger(__name__)
 BATCH_SECONDS = 0.5  #: what a batch of runs should take (the figures fill in after each)
 MOST_BATCH = 100  #: runs in a batch at most
 KEPT = 64  #: games whose last forecast is kept (the oldest finished one goes first)
-_POOL: list = []  # [run(work, *args) or None], made at first use
+#: batches in flight at once, each in a worker process of its own: one per core but one (the loop's), up to this. A
+#: forecast's runs are independent, so a 4-core laptop plays three at once; a 2-core one plays one: with two, another
+#: table's moves took 1.75 times as long (tests/app/test_forecast_beside.py allows 1.5), the workers' lower priority
+#: notwithstanding
+LANES = 4
+_POOL: list = []  # [(run(work, *args) or None, lanes)], made at first use
 _MAKING = threading.Lock()
 
 
@@ -40,13 +48,15 @@ def batch(start: forecast.Start, seed: int, first: int, count: int) -> list[fore
 
 
 def _pool():
-    """Where a batch runs: one worker process under ``tacmap serve``, else gevent's native threads, else None
-    (here, in the task's thread)."""
+    """Where batches run, and how many at once: ``(run, lanes)``, a worker process per core but one (at least one,
+    ``LANES`` at most) under ``tacmap serve``, else gevent's native threads (one lane: they share the interpreter with
+    the loop), else ``(None, 1)`` (here, in the task's thread)."""
     if not _POOL:
         with _MAKING:
             if not _POOL:
-                run = workers.runner(1, preload=(__name__,), behind=True)  # behind the loop at the CPU
-                _POOL.append(run if run is not None else geometry.runner(1))
+                lanes = max(1, min(LANES, (os.cpu_count() or 1) - 1))
+                run = workers.runner(lanes, preload=(__name__,), behind=True)  # behind the loop at the CPU
+                _POOL.append((run, lanes) if run is not None else (geometry.runner(1), 1))
     return _POOL[0]
 
 
@@ -151,35 +161,65 @@ class Forecasts:
                 job.stopped = True
 
     def _run(self, job: Job) -> None:
-        """Batches of runs, the variant with the fewest done first, until every variant has its runs or the job is
-        stopped (checked between batches)."""
-        pool, count = _pool(), 1
-        runs, seed = job.figures.runs, job.figures.seed
+        """The job's batches (``_lanes``) until every variant has its runs or the job is stopped."""
+        pool, lanes = _pool()
         try:
-            while not job.stopped:
-                variant = min(job.variants, key=lambda v: len(v.figures.done))
-                first = len(variant.figures.done)
-                if first >= runs:
-                    break
-                n = min(count, runs - first)
-                began = time.monotonic()
-                played = (pool(batch, variant.start, seed, first, n) if pool is not None
-                          else batch(variant.start, seed, first, n))
-                if job.stopped:
-                    break
-                for run in played:
-                    variant.figures.add(run)
-                each = (time.monotonic() - began) / n
-                count = max(1, min(MOST_BATCH, int(BATCH_SECONDS / each) if each > 0 else MOST_BATCH))
-                if pool is None:
-                    self.hub.socketio.sleep(0)  # (without gevent: the task's own thread; a breath all the same)
-            job.done = all(len(v.figures.done) >= runs for v in job.variants)
+            _lanes(job, pool, lanes, self.hub.socketio.start_background_task, self.hub.socketio.sleep)
+            job.done = all(len(v.figures.done) >= job.figures.runs for v in job.variants)
         except Exception as exc:  # noqa: BLE001 (a forecast that fails says so to the GM; the table goes on)
             log.exception("the forecast %s of game %s failed", job.id, job.game_id)
             job.error = str(exc) or type(exc).__name__
         finally:
             if job.done or job.error:
                 job.stopped = True
+
+
+def _lanes(job: Job, pool, lanes: int, spawn, breathe) -> None:
+    """Batches of runs on ``lanes`` lanes, each a batch in flight on ``pool`` (``run(work, *args)``; None: here, one
+    lane), the variant with the fewest runs handed out first, until every variant's runs are handed out and played or
+    the job is stopped (checked between batches). A batch's runs join the figures in their order: one that comes back
+    before those handed out before it waits for them (the figures after each batch are those of its first runs, as
+    one lane gives them). ``spawn(f)`` starts a lane beside this one (its ``join()`` waits for it); ``breathe()``
+    lets the loop go first between two batches played here. A lane that fails stops the job and raises here."""
+    runs, seed = job.figures.runs, job.figures.seed
+    handed = [0] * len(job.variants)  # runs handed out, per variant
+    back: list[dict[int, list]] = [{} for _ in job.variants]  # per variant: runs come back, by their first number
+    failed: list[BaseException] = []
+
+    def lane() -> None:
+        count = 1
+        try:
+            while not job.stopped:
+                k = min((i for i in range(len(job.variants)) if handed[i] < runs), key=lambda i: handed[i],
+                        default=None)
+                if k is None:
+                    return
+                variant, first = job.variants[k], handed[k]
+                n = min(count, runs - first)
+                handed[k] += n
+                began = time.monotonic()
+                played = pool(batch, variant.start, seed, first, n) if pool is not None else batch(variant.start, seed,
+                                                                                                   first, n)
+                if job.stopped:
+                    return
+                back[k][first] = played
+                while len(variant.figures.done) in back[k]:
+                    for run in back[k].pop(len(variant.figures.done)):
+                        variant.figures.add(run)
+                each = (time.monotonic() - began) / n
+                count = max(1, min(MOST_BATCH, int(BATCH_SECONDS / each) if each > 0 else MOST_BATCH))
+                if pool is None:
+                    breathe()  # (without gevent: the task's own thread; a breath all the same)
+        except Exception as exc:  # noqa: BLE001 (the job stops; raised again below, in the job's task)
+            job.stopped = True
+            failed.append(exc)
+
+    others = [spawn(lane) for _ in range(lanes - 1 if pool is not None else 0)]
+    lane()
+    for other in others:
+        other.join()
+    if failed:
+        raise failed[0]
 
 
 def _whole(body: dict, key: str, default: int, low: int, high: int) -> int:
