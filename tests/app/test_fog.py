@@ -270,6 +270,19 @@ def test_on_a_zone_map_a_token_sees_its_zone_and_the_zones_linked_to_it(client):
     assert FOE in {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
 
 
+def test_a_wall_along_a_grid_line_touches_the_squares_its_samples_touch():
+    """``fog._segment_cells`` gives a wall along a grid line between grid corners its squares at once: the very squares
+    the samples along it find (``_sampled_cells``, every other wall's way), for every such wall in a patch of
+    corners, both ways round, points included, and for long ones."""
+    from webapp.game.bridge import fog
+
+    corners = [(x, y) for x in range(-2, 6) for y in range(-2, 6)]
+    walls = [(a, b) for a in corners for b in corners if a[0] == b[0] or a[1] == b[1]]
+    walls += [((3, 7), (3, 7 + n)) for n in (40, 149, 300)] + [((150, 0), (0, 0))]
+    for a, b in walls:
+        assert fog._segment_cells.__wrapped__(a, b) == fog._sampled_cells(a, b), (a, b)
+
+
 def _cells_of_path(d: str) -> set:
     import re
     out = set()

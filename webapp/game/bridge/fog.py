@@ -395,6 +395,20 @@ def _segment_cells(a, b, grid: Grid = SQUARE) -> frozenset:
     on hexes, a point on a hex's edge the hexes on both sides). Kept: a board's next version (a door
     opened, a wall added) has the same segments but one."""
     (ax, ay), (bx, by) = a, b
+    if not grid.hex and (ax == bx or ay == by) and all(type(v) is int for v in (ax, ay, bx, by)):
+        # a wall along a grid line, between grid corners (the editor's, most of an import's): the squares on both
+        # sides of it, and past each end the two beside that corner, what the samples below find (each end is a
+        # corner, and every square's side it runs along has samples inside it), at once: the worst map's 10,000
+        # walls took a third of a second to sample
+        (x0, x1), (y0, y1) = sorted((ax, bx)), sorted((ay, by))
+        return frozenset((x, y) for x in range(x0 - 1, x1 + (x0 == x1 or ay == by))
+                         for y in range(y0 - 1, y1 + (y0 == y1 or ax == bx)))
+    return _sampled_cells(a, b, grid)
+
+
+def _sampled_cells(a, b, grid: Grid = SQUARE) -> frozenset:
+    """:func:`_segment_cells` by samples along the segment, a quarter of a square apart at most."""
+    (ax, ay), (bx, by) = a, b
     steps = max(1, int(max(abs(bx - ax), abs(by - ay)) * 4) + 1)
     out = set()
     for i in range(steps + 1):
