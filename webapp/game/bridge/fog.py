@@ -401,8 +401,7 @@ def _segment_cells(a, b, grid: Grid = SQUARE) -> frozenset:
         # corner, and every square's side it runs along has samples inside it), at once: the worst map's 10,000
         # walls took a third of a second to sample
         (x0, x1), (y0, y1) = sorted((ax, bx)), sorted((ay, by))
-        return frozenset((x, y) for x in range(x0 - 1, x1 + (x0 == x1 or ay == by))
-                         for y in range(y0 - 1, y1 + (y0 == y1 or ax == bx)))
+        return frozenset((x, y) for x in range(x0 - 1, x1 + 1) for y in range(y0 - 1, y1 + 1))
     return _sampled_cells(a, b, grid)
 
 

@@ -184,7 +184,7 @@ def _lanes(job: Job, pool, lanes: int, spawn, breathe) -> None:
     runs, seed = job.figures.runs, job.figures.seed
     handed = [0] * len(job.variants)  # runs handed out, per variant
     back: list[dict[int, list]] = [{} for _ in job.variants]  # per variant: runs come back, by their first number
-    failed: list[BaseException] = []
+    failed: list[Exception] = []
 
     def lane() -> None:
         count = 1
@@ -198,8 +198,7 @@ def _lanes(job: Job, pool, lanes: int, spawn, breathe) -> None:
                 n = min(count, runs - first)
                 handed[k] += n
                 began = time.monotonic()
-                played = pool(batch, variant.start, seed, first, n) if pool is not None else batch(variant.start, seed,
-                                                                                                   first, n)
+                played = (pool or _here)(batch, variant.start, seed, first, n)
                 if job.stopped:
                     return
                 back[k][first] = played
@@ -220,6 +219,11 @@ def _lanes(job: Job, pool, lanes: int, spawn, breathe) -> None:
         other.join()
     if failed:
         raise failed[0]
+
+
+def _here(work, *args):
+    """``work(*args)`` right here (no pool: one lane, in the task's own thread)."""
+    return work(*args)
 
 
 def _whole(body: dict, key: str, default: int, low: int, high: int) -> int:
