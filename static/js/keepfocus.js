@@ -66,10 +66,12 @@
     const root = (memory.what.part && document.getElementById(memory.what.part)) || document.body;
     let best = null, bestScore = 0, bestGap = Infinity;
     Array.from(root.querySelectorAll(memory.el.tagName)).forEach((c, i) => {
-      if (!usable(c)) return;
       const score = likeness(memory.what, describe(c));
       const gap = Math.abs(i - memory.index);
-      if (score > bestScore || (score === bestScore && score > 0 && gap < bestGap)) { best = c; bestScore = score; bestGap = gap; }
+      // usable asked last: of the few that would win (it lays the page out once the swap has changed it)
+      if ((score > bestScore || (score === bestScore && score > 0 && gap < bestGap)) && usable(c)) {
+        best = c; bestScore = score; bestGap = gap;
+      }
     });
     return bestScore >= 3 ? best : null; // by place alone it could be anything: better nothing
   }

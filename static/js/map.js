@@ -358,6 +358,15 @@
   }
   const hits = (a, b, m) => a.x < b.x + b.w + m && b.x < a.x + a.w + m && a.y < b.y + b.h + m && b.y < a.y + a.h + m;
 
+  // What a token's name and badges are laid out from: its place, size, name, colour, the classes the label
+  // copies, its badges' classes and words; a pending token's fade starts at a moment of its own (never equal)
+  function labelKey(t) {
+    const el = t.el, id = el.dataset.tokenId;
+    const badges = [...el.querySelectorAll(".badges > .badge")].map((m) => m.className + "=" + (m.textContent || "").trim());
+    return [id, t.x, t.y, t.size, el.dataset.name, el.dataset.color, el.getAttribute("class"),
+      pending.has(id) ? performance.now() : "", ...badges].join("\t");
+  }
+
   function layoutLabels() {
     const s = svg();
     const layer = document.getElementById("layer-labels");
@@ -376,6 +385,14 @@
       const size = sizeOf(el);
       return { el: el, x: x, y: y, size: size, disc: { x: x + 0.07, y: y + 0.07, w: size - 0.14, h: size - 0.14 } };
     });
+    // Laid out already for the same tokens, names, badges and view: nothing to do. Most updates (a log line, a
+    // turn passed, a roll) move no token and change no badge; laying the names out again measured every pill
+    // (a layout of the page each time): the most of an update's script on every screen.
+    const drawn = [scale, font, bounds.x, bounds.y, bounds.w, bounds.h, window.innerHeight,
+      ...tokens.map((t) => labelKey(t))].join("\n");
+    if (layer._drawn === drawn && layer._svg === s && s.classList.contains("labels-laid")) return;
+    layer._drawn = drawn;
+    layer._svg = s;
     // the most hemmed-in tokens choose first: their names have the fewest good places
     const crowd = (t) => tokens.filter((o) => o !== t && Math.abs(o.x - t.x) < t.size + 1 && Math.abs(o.y - t.y) < t.size + 1).length;
     tokens.forEach((t) => { t.crowd = tokens.length <= LABEL_AVOID_LIMIT ? crowd(t) : 0; });
@@ -595,7 +612,10 @@
   if (window.tacmap) window.tacmap.relayout = queueLayout; // screenview.js: the view moved, the names follow
   window.addEventListener("resize", queueLayout);
   if (window.ResizeObserver) new ResizeObserver(queueLayout).observe(frame);
-  if (document.fonts && document.fonts.ready) document.fonts.ready.then(queueLayout);
+  // the fonts in: the same names measure otherwise, laid out again whatever the tokens
+  if (document.fonts && document.fonts.ready) {
+    document.fonts.ready.then(() => { const l = document.getElementById("layer-labels"); if (l) l._drawn = null; queueLayout(); });
+  }
 
   // --- zoom (buttons, wheel with ctrl, pinch) and pan ------------------------
   let zoom = 1; // 1: the map as wide as its frame
