@@ -135,7 +135,8 @@ class Zygote:
                 self.proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("zygote.py"))],
                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                              cwd=Path(__file__).resolve().parents[2])
-            self.proc.stdin.write(json.dumps({"argv": argv, "env": dict(os.environ), "log": str(log)}) + "\n")
+            self.proc.stdin.write(json.dumps({"argv": argv, "env": dict(os.environ), "log": str(log),
+                                              "main": TACMAP}) + "\n")
             self.proc.stdin.flush()
             answer = self.proc.stdout.readline()
         if not answer:

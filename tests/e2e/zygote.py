@@ -49,6 +49,15 @@ def child(order: dict) -> None:
         os.environ.clear()
         os.environ.update(order["env"])
         random.seed()  # not the zygote's sequence
+        # the child is the `tacmap` command: its main module that command's script, not this file. A worker process
+        # the server spawns (multiprocessing's "spawn": the foes' plans, the forecast) runs its parent's main module
+        # first; this file's would import all of tacmap and patch the worker as a server (seconds of CPU a worker,
+        # most of a browser test's server time), where the user's workers import only what the script imports.
+        main_module = sys.modules["__main__"]
+        if order.get("main") and os.path.exists(order["main"]):
+            main_module.__file__ = sys.argv[0] = order["main"]
+        else:  # no script (another Python's packages): as `python -c` starts it (scripts/tacmap-start), none
+            main_module.__dict__.pop("__file__", None)
         code = tacmap(order["argv"]) or 0
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1
