@@ -362,7 +362,7 @@
   // copies, its badges' classes and words; a pending token's fade starts at a moment of its own (never equal)
   function labelKey(t) {
     const el = t.el, id = el.dataset.tokenId;
-    const badges = [...el.querySelectorAll(".badges > .badge")].map((m) => m.className + "=" + (m.textContent || "").trim());
+    const badges = [...el.querySelectorAll(".badges > .badge")].map((m) => m.getAttribute("class") + "=" + (m.textContent || "").trim());
     return [id, t.x, t.y, t.size, el.dataset.name, el.dataset.color, el.getAttribute("class"),
       pending.has(id) ? performance.now() : "", ...badges].join("\t");
   }
