@@ -19,6 +19,7 @@ keywords (``say``, ``say_n:1,2``, ``say_p:1c,2``) are in translations/rules.cfg.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from string import Formatter
 from typing import Any, Protocol
@@ -147,7 +148,16 @@ def whole(x: Any) -> Any:
 
 def say(msg: str, /, **args: Any) -> Say:
     """Words for people: ``msg`` a message id in English with ``{name}`` placeholders, ``args`` its values."""
+    if not args:  # words without parameters are one value each (a Say is never changed): made once
+        return _plain(msg)
     return Say(msg, args)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain(msg: str) -> Say:
+    """``msg``'s words without parameters, made once: the rules say the same labels at every call (an attack's
+    options, a die's purpose), thousands of times in a forecast (#68)."""
+    return Say(msg)
 
 
 def say_n(singular: str, plural: str, n: int, /, **args: Any) -> Say:
