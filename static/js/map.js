@@ -385,14 +385,14 @@
       const size = sizeOf(el);
       return { el: el, x: x, y: y, size: size, disc: { x: x + 0.07, y: y + 0.07, w: size - 0.14, h: size - 0.14 } };
     });
-    // Laid out already for the same tokens, names, badges and view: nothing to do. Most updates (a log line, a
-    // turn passed, a roll) move no token and change no badge; laying the names out again measured every pill
-    // (a layout of the page each time): the most of an update's script on every screen.
+    // Laid out already for the same tokens, names, badges and view: nothing to do (an update that moves no token
+    // and changes no badge: a log line, a roll; in a fight most updates do change one). Laying the names out
+    // measures every pill, a layout of the page. A map swapped anew brings a new layer (it is inside the <svg>);
+    // an <svg> whose classes came again from the server, without "labels-laid", is laid out again too.
     const drawn = [scale, font, bounds.x, bounds.y, bounds.w, bounds.h, window.innerHeight,
       ...tokens.map((t) => labelKey(t))].join("\n");
-    if (layer._drawn === drawn && layer._svg === s && s.classList.contains("labels-laid")) return;
+    if (layer._drawn === drawn && s.classList.contains("labels-laid")) return;
     layer._drawn = drawn;
-    layer._svg = s;
     // the most hemmed-in tokens choose first: their names have the fewest good places
     const crowd = (t) => tokens.filter((o) => o !== t && Math.abs(o.x - t.x) < t.size + 1 && Math.abs(o.y - t.y) < t.size + 1).length;
     tokens.forEach((t) => { t.crowd = tokens.length <= LABEL_AVOID_LIMIT ? crowd(t) : 0; });
