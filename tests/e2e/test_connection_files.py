@@ -23,7 +23,8 @@ import pytest
 from conftest import LiveServer
 from test_stranger_attacks import frame_head, open_table, read_frame, sio_connect, sio_handshake, ws_open
 
-pytestmark = pytest.mark.serial  # loads the server on purpose and times the answers: run alone
+pytestmark = [pytest.mark.serial,  # loads the server on purpose and times the answers: run after the others
+              pytest.mark.waits]  # mostly waiting on the connections it holds: beside the other serial tests
 
 FILES = 256
 LOW_FILE_LIMIT = ("import resource\n"

@@ -15,6 +15,8 @@ import pytest
 
 from conftest import LiveServer
 
+pytestmark = pytest.mark.waits  # serial (conftest.SERIAL), mostly waiting on deadlines: beside the other serial ones
+
 LIMIT_FILES = "import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))"
 
 

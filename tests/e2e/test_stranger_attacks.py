@@ -38,7 +38,8 @@ import socketio
 
 from conftest import LiveServer
 
-pytestmark = pytest.mark.serial  # each loads the server on purpose and times the answers: run alone
+pytestmark = [pytest.mark.serial,  # each loads the server on purpose and times the answers: run after the others
+              pytest.mark.waits]  # mostly waiting on the server's deadlines: beside the other serial tests
 
 SIO_PATH = "/socket.io/?EIO=4&transport=websocket"
 MOVE_LIMIT = 0.5  # seconds: another client's move round trip during an attack (95 in 100 of them)
