@@ -29,6 +29,28 @@ ZONES = {"zones": [{"id": "west", "name": "Hangar", "adjacent": ["centre"]},
                    {"id": "east", "name": "Launch pad", "adjacent": ["centre"]}]}
 PERCENT = re.compile(r"^\d+\.\d%$")
 
+#: resolves once the map has stood still on the page (its box and the page's scroll) for five frames in a row, or
+#: after two seconds: a phone's page scrolls its turn bar into view, smoothly, when its turn comes (device.js
+#: ``tell``), and a drag whose ends were read before that scroll ended lands rows away from where it was aimed
+_STILL = """() => new Promise((done) => {
+  const map = document.getElementById('map');
+  let last = '', same = 0;
+  const give_up = setTimeout(done, 2000);
+  const look = () => {
+    const r = map ? map.getBoundingClientRect() : {};
+    const now = [r.x, r.y, r.width, r.height, window.scrollX, window.scrollY].join();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 5) { clearTimeout(give_up); done(); } else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
+def still(page) -> None:
+    """Wait until the map stands still on ``page`` (:data:`_STILL`)."""
+    page.evaluate(_STILL)
+
 
 @pytest.fixture
 def seeded_dice(monkeypatch):
@@ -119,6 +141,7 @@ class Table:
         phone.locator("#map-frame").scroll_into_view_if_needed()
 
     def drag(self, page, name: str, to: tuple[int, int], check_reach: bool) -> None:
+        still(page)  # (a smooth scroll to the turn bar under way would move the map under the drag)
         token = page.locator(f"#token-{self.ids[name]}")
         x, y = int(token.get_attribute("data-x")), int(token.get_attribute("data-y"))
         sx, sy = cell_center(page, x, y)
