@@ -28,7 +28,10 @@ class Ways(dict):
     close in and for the words why it has no plan, only as far as they read it: each way's ``MOST_PLANS * 2``
     squares nearest by the way (with their ties; every square nearer than where it stands for a ``careful`` foe,
     which weighs them all by the threat first), those nearer than where it stands (``movement.ways_back``).
-    ``memo`` (a forecast's, #68): the searches of the board kept from one reckoning to the next (read the same)."""
+    ``memo`` (a forecast's, #68): the searches of the board kept from one reckoning to the next (read the same); for
+    a token of one square, the way back from every square of the board to the target's, searched once per target
+    square and kept for every foe that closes in on it there, in every run (the cells it gives beyond those a
+    narrower search gives are farther by the way than their group's nearest: :func:`approach` takes the same)."""
 
     def __init__(self, token, closing=(), careful: bool = False, memo: dict | None = None) -> None:
         super().__init__()
@@ -44,6 +47,12 @@ class Ways(dict):
         return self[target.id]
 
     def _search(self, board, aim, diagonal):
+        if self.memo is not None and self.size == 1 and self.groups:  # a forecast's: the whole board's ways to aim
+            if not board.in_bounds(aim):
+                return None
+            now = movement.way_back(board, self.start, aim, diagonal)
+            return None if now is None else (now, kept(self.memo, ("ways to", aim, diagonal),
+                                                       lambda: movement.ways_back(board, aim, diagonal, None)))
         key = ("ways", self.start, self.size, aim, diagonal, self.most, tuple(frozenset(g) for g in self.groups)) \
             if self.memo is not None else None
         return kept(self.memo, key, lambda: self._searched(board, aim, diagonal))
