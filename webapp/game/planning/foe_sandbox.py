@@ -49,8 +49,9 @@ def _twin(obj, **changes):
 
 
 def _twinnable(cls) -> None:
-    assert dataclasses.is_dataclass(cls) and not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), (
-        f"{cls.__name__}: foe_sandbox._twin copies its fields without its __init__")
+    """Refuse to import where ``_twin`` would not make ``cls``'s copy (an ``assert`` would be gone under ``-O``)."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        raise TypeError(f"{cls.__name__}: foe_sandbox._twin copies its fields without its __init__")
 
 
 for _cls in (Game, Token, Character):

@@ -47,12 +47,8 @@ class Ways(dict):
         return self[target.id]
 
     def _search(self, board, aim, diagonal):
-        if self.memo is not None and self.size == 1 and self.groups:  # a forecast's: the whole board's ways to aim
-            if not board.in_bounds(aim):
-                return None
-            now = movement.way_back(board, self.start, aim, diagonal)
-            return None if now is None else (now, kept(self.memo, ("ways to", aim, diagonal),
-                                                       lambda: movement.ways_back(board, aim, diagonal, None)))
+        if self.memo is not None and self.size == 1 and self.groups:  # a forecast's: the whole board's way back
+            return self._searched(board, aim, diagonal)
         key = ("ways", self.start, self.size, aim, diagonal, self.most, tuple(frozenset(g) for g in self.groups)) \
             if self.memo is not None else None
         return kept(self.memo, key, lambda: self._searched(board, aim, diagonal))
@@ -66,7 +62,11 @@ class Ways(dict):
         now = movement.way_back(board, self.start, aim, diagonal)
         if now is None:
             return None
-        return now, movement.ways_back(board, aim, diagonal, self.groups, self.most, now) if self.groups else {}
+        if not self.groups:
+            return now, {}
+        if self.memo is not None:  # every square's, kept per target square for every foe and run (#68)
+            return now, kept(self.memo, ("ways to", aim, diagonal), lambda: movement.ways_back(board, aim, diagonal, None))
+        return now, movement.ways_back(board, aim, diagonal, self.groups, self.most, now)
 
 
 def way_from(board, goal: tuple[int, int], size: int, diagonal: str) -> dict | None:
