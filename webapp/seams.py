@@ -548,7 +548,7 @@ class PsycopgWait(Seam):
 
     name = "psycopg_wait"
     libraries = ("psycopg",)
-    fallback = "tacmap's own select() loop on the connection's socket (gevent's select where patched)"
+    fallback = "tacmap's own selector loop on the connection's socket (gevent's where patched)"
 
     def check(self) -> None:
         if find_spec("psycopg") is None:
@@ -590,17 +590,25 @@ def _answered(pgconn, read, read_write, readable):
 
 
 def _select_results(pgconn, interval: float) -> list:
-    """``_answered`` waited for with ``select`` (the fallback): 1 readable, 2 writable, as psycopg's flags."""
-    import select
+    """``_answered`` waited for with a selector (the fallback): 1 readable, 2 writable, as psycopg's flags. A selector,
+    not ``select.select``: a server holding a thousand connections gives its database socket a descriptor past
+    ``select``'s 1,024, which ``select.select`` refuses (gevent patches ``selectors.DefaultSelector`` too)."""
+    import selectors
 
     fd, steps = pgconn.socket, _answered(pgconn, 1, 3, 1)
-    try:
-        wanted = next(steps)
-        while True:
-            readable, writable, _ = select.select([fd], [fd] if wanted & 2 else [], [], interval or None)
-            wanted = steps.send((1 if readable else 0) | (2 if writable else 0))
-    except StopIteration as done:
-        return done.value
+    with selectors.DefaultSelector() as selector:
+        try:
+            wanted = next(steps)
+            selector.register(fd, selectors.EVENT_READ)
+            while True:
+                selector.modify(fd, selectors.EVENT_READ | (selectors.EVENT_WRITE if wanted & 2 else 0))
+                ready = 0
+                for _key, events in selector.select(interval or None):
+                    ready |= events
+                wanted = steps.send((1 if ready & selectors.EVENT_READ else 0)
+                                    | (2 if ready & selectors.EVENT_WRITE else 0))
+        except StopIteration as done:
+            return done.value
 
 
 # --- python-socketio: Redis publishing off the emitting thread ------------------------------------------------

@@ -5,6 +5,7 @@ the seam is a security limit; and the fallbacks do what the seam did."""
 from __future__ import annotations
 
 import logging
+import os
 import socket
 
 import pytest
@@ -289,6 +290,33 @@ def test_an_answer_sent_ahead_is_read_alike_either_way(breaking, ok):
     with ours, theirs:
         threading.Timer(0.05, lambda: theirs.send(b"x")).start()
         assert seams.read_results(_Answering(ours), 0.01) == ["a", "b"]
+
+
+def test_the_fallback_reads_an_answer_on_a_descriptor_past_selects_1024(breaking):
+    """A server with a thousand sockets open gives the database's a descriptor number past 1,024, which
+    ``select.select`` refuses ("filedescriptor out of range"); the fallback's selector takes it."""
+    resource = pytest.importorskip("resource")  # POSIX: Windows' select has no such limit on a socket's number
+    import threading
+
+    seams.PSYCOPG_WAIT.use(False)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200:
+        if hard != resource.RLIM_INFINITY and hard < 1200:
+            pytest.skip(f"this system lets a process open {hard} files, too few to pass 1,024")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1200, hard))
+    held = []
+    try:
+        while not held or held[-1] < 1050:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        ours, theirs = socket.socketpair()
+        with ours, theirs:
+            assert ours.fileno() > 1024
+            threading.Timer(0.05, lambda: theirs.send(b"x")).start()
+            assert seams.read_results(_Answering(ours), 0.01) == ["a", "b"]
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_the_body_deadline_wraps_geventss_input_and_keeps_its_stream():
