@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import selectors
 import time
 from contextlib import contextmanager
 from importlib.metadata import PackageNotFoundError, version
@@ -590,23 +591,14 @@ def _answered(pgconn, read, read_write, readable):
 
 
 def _select_results(pgconn, interval: float) -> list:
-    """``_answered`` waited for with a selector (the fallback): 1 readable, 2 writable, as psycopg's flags. A selector,
-    not ``select.select``: a server holding a thousand connections gives its database socket a descriptor past
-    ``select``'s 1,024, which ``select.select`` refuses (gevent patches ``selectors.DefaultSelector`` too)."""
-    import selectors
-
-    fd, steps = pgconn.socket, _answered(pgconn, 1, 3, 1)
-    with selectors.DefaultSelector() as selector:
+    """``_answered`` waited for with a selector (its events are psycopg's flags: 1 readable, 2 writable), not with
+    ``select.select``, which refuses a descriptor past 1,024 (a server holding a thousand connections)."""
+    fd, steps = pgconn.socket, _answered(pgconn, selectors.EVENT_READ, selectors.EVENT_READ | selectors.EVENT_WRITE, 1)
+    with selectors.DefaultSelector() as selector:  # gevent's, where patched
         try:
-            wanted = next(steps)
-            selector.register(fd, selectors.EVENT_READ)
+            selector.register(fd, next(steps))
             while True:
-                selector.modify(fd, selectors.EVENT_READ | (selectors.EVENT_WRITE if wanted & 2 else 0))
-                ready = 0
-                for _key, events in selector.select(interval or None):
-                    ready |= events
-                wanted = steps.send((1 if ready & selectors.EVENT_READ else 0)
-                                    | (2 if ready & selectors.EVENT_WRITE else 0))
+                selector.modify(fd, steps.send(sum(events for _key, events in selector.select(interval or None))))
         except StopIteration as done:
             return done.value
 
