@@ -140,3 +140,10 @@ def backend(request, tmp_path):
     if request.param == "sqlite":
         return None
     return request.getfixturevalue("pg_url")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked ``long`` (seconds each) first, the others after them in their order: scripts/test's workers
+    take the suite from its start and steal from each other's ends (``--dist worksteal``), so what is left at the end
+    is short tests that the workers share, instead of one long test that leaves a core idle."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

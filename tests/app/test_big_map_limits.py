@@ -23,6 +23,8 @@ from tests.helpers import bearer, command as run, connect
 from webapp.game.core import model
 from webapp.live import hub as hub_module
 
+pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
+
 
 
 def test_the_limits_are_what_the_docs_say():

@@ -281,6 +281,7 @@ def refused_with(server, game: str, key: str) -> str:
     return str(said[0]) if said else ""
 
 
+@pytest.mark.long
 def test_a_seat_past_its_cap_of_connections_is_refused_with_a_word_and_keeps_those_it_holds(small_caps):
     """#72 (round 2's L5: 150 sockets let in on one player's key, each closing the seat's oldest, the player's
     phone among them): the GM's key, a player's and the table screen's each hold at most PER_SEAT live connections

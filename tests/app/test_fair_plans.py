@@ -143,6 +143,7 @@ def test_another_games_plan_waits_only_its_own_reckoning_while_one_game_floods(s
     assert now <= B_SLOWER * base, (base, now, during)
 
 
+@pytest.mark.long
 def test_past_a_games_bound_its_extra_requests_are_told_busy_and_change_nothing(served):
     """(b) Six connections at once on A, whose queue holds ``PER_GAME``: the rest are answered 429 with the busy
     words and a Retry-After, at once; the game's log is where it was."""

@@ -65,6 +65,7 @@ def fights(served):
     return big, small
 
 
+@pytest.mark.long
 def test_past_a_gms_bound_over_its_games_its_extra_requests_are_told_busy_and_change_nothing(served, fights):
     """GM X asks three of its games' plans three times each at once (nine, each game within its own bound of
     ``PER_GAME``): ``PER_GM`` are taken, the rest answered 429 at once with the GM's busy words; none of the games

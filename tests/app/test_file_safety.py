@@ -159,6 +159,7 @@ def test_every_id_and_path_from_the_file_is_checked_before_anything_is_written(e
     assert not there.exists() or sorted(p.name for p in there.iterdir()) == ["tacmap.sqlite3"]  # no pictures
 
 
+@pytest.mark.long
 def test_a_zip_bomb_is_refused_before_its_memory_is_spent(exported, tmp_path):
     """A log of 300 MB of blanks weighs ~300 KB zipped: refused by the size its zip declares, unread."""
     def bomb(name, content):

@@ -12,6 +12,8 @@ import pytest
 
 from tests.helpers import bearer, game_with, state
 
+pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
+
 SHEETS = {"Ann": {}, "Bob": {}, "Orc": {}, "Imp": {}}
 WHERE = [("Ann", (1, 2), True), ("Bob", (1, 5), True), ("Orc", (8, 3), False), ("Imp", (8, 6), False)]
 

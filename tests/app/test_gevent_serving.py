@@ -267,6 +267,7 @@ def test_a_websocket_message_over_the_limit_closes_the_socket_as_it_arrives(serv
     assert urllib.request.urlopen(served.url + "/", timeout=5).status == 200
 
 
+@pytest.mark.long
 def test_a_keyless_websocket_is_closed_within_seconds_and_a_screen_with_its_key_stays(served):
     import socketio
 
@@ -281,6 +282,7 @@ def test_a_keyless_websocket_is_closed_within_seconds_and_a_screen_with_its_key_
     screen.disconnect()
 
 
+@pytest.mark.long
 def test_one_address_holds_only_so_many_keyless_sessions_and_a_player_still_connects(served):
     import socketio
 

@@ -14,6 +14,8 @@ from bench.bench_big_maps import worst_map
 from tests.helpers import bearer, connect
 from webapp.game.bridge import heavy
 
+pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
+
 
 @pytest.fixture
 def off_loop():

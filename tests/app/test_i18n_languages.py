@@ -43,6 +43,7 @@ def test_every_domain_is_wholly_translated_in_german_french_and_spanish():
             assert translated / len(wanted) == 1.0, (lang, domain)
 
 
+@pytest.mark.long
 def test_scripts_i18n_check_passes_now_and_fails_on_any_gap(tmp_path):
     check = [sys.executable, str(ROOT / "scripts" / "i18n"), "check", "--dir"]
     assert subprocess.run(check + [str(T)], capture_output=True, text=True).returncode == 0
@@ -231,6 +232,7 @@ def test_a_games_refusal_reaches_the_sender_in_its_language_by_form_and_by_socke
     assert bot.emit("command", {"type": "end_combat"}, callback=True)["error"] == "there is no fight on"
 
 
+@pytest.mark.long
 def test_every_domains_template_is_up_to_date_with_its_sources(tmp_path):
     """What the sources mark now (scripts/i18n's extraction, every domain's .cfg) is what the .pot holds:
     a text wrapped without `scripts/i18n update` would reach no translator."""

@@ -11,6 +11,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +55,7 @@ def words(line: str) -> str:
     return re.sub(r"\b[A-Z0-9]{6}\b", " ", line)
 
 
+@pytest.mark.long
 def test_tacmap_serve_prints_its_start_in_german_under_a_german_locale_and_in_english_under_c(tmp_path):
     german = serve_lines(tmp_path, "de_DE.UTF-8", "Orga-Passwort")
     text = "\n".join(german)

@@ -28,7 +28,7 @@ from webapp.game.views import replay_view
 from webapp.live import allowance, replaying
 from webapp.live.server import throttle
 
-pytestmark = pytest.mark.app_config(DEMO=False)
+pytestmark = [pytest.mark.app_config(DEMO=False), pytest.mark.long]
 FIRST, LATER = 1_000, 1_500  # commands before the first count, then before the second (1,000 and 2,500 in all)
 MOST_OBJECTS, MOST_BYTES = 5 * LATER, 100 * LATER
 

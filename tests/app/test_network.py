@@ -301,6 +301,7 @@ def test_a_seats_parallel_commands_are_queued_up_to_its_share_and_the_rest_refus
     assert len(rolls) == done  # what was refused was not done
 
 
+@pytest.mark.long
 def test_a_seat_past_its_burst_is_refused_over_http_and_its_sockets_alike(real):
     from webapp.live.server import throttle
 

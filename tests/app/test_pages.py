@@ -64,6 +64,7 @@ def test_form_commands_need_a_seat_at_the_table(client, demo):
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.long
 def test_a_regular_install_carries_templates_and_static_files(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
                     str(tmp_path), str(ROOT)], check=True, capture_output=True)

@@ -29,6 +29,8 @@ from tests.helpers import command
 from webapp.game.planning import suggestions
 from webapp.live.server import collector
 
+pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
+
 SECONDS = 2.0
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.app.test_play_the_foes import FAST, _two_against_two, _on
 from tests.helpers import command, state
 
@@ -24,6 +26,7 @@ def _mine(s, mira_ids):
 
 
 @FAST
+@pytest.mark.long
 def test_a_phase_tn_round_plays_through_declarations_resolutions_and_shots(app, client):
     g, mira, ids = _two_against_two(client, "phase_tn")
     mine = {ids["Ann"], ids["Bob"]}

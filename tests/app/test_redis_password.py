@@ -142,6 +142,7 @@ def test_the_password_is_never_shown():
         assert shared.shown_url(url) == shown
 
 
+@pytest.mark.long
 def test_a_wrong_or_missing_password_is_a_clear_start_up_error(guarded, tmp_path):
     address = f"127.0.0.1:{guarded}/0"
     for queue in (f"redis://:not-it-3381@{address}", f"redis://tacmap:not-it-3381@{address}", f"redis://{address}",

@@ -36,6 +36,7 @@ def old_game(tmp_path, monkeypatch):
     return tmp_path, g, folds
 
 
+@pytest.mark.long
 def test_one_process_folds_an_old_game_and_the_others_take_its_fold(old_game, redis_url, monkeypatch):  # noqa: F811
     folder, g, folds = old_game
     old = replaying.Replays._old

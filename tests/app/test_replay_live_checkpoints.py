@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from tests.helpers import bearer, new_game
 from webapp import create_app
 from webapp.game.views import replay_view
@@ -140,6 +142,7 @@ def table_past_the_mark(folder):
     return app, gid, move, seq
 
 
+@pytest.mark.long
 def test_a_live_checkpoint_waits_for_a_quiet_moment_and_takes_the_state_then(tmp_path, monkeypatch):
     monkeypatch.setattr(replaying, "LIVE_QUIET", 0.5)
     app, gid, move, seq = table_past_the_mark(tmp_path)

@@ -95,6 +95,7 @@ def test_the_folds_memory_is_every_players_views_after_every_event(played, whole
     assert plain(history.state.to_dict()) == whole_fold
 
 
+@pytest.mark.long
 def test_a_cold_jump_to_the_newest_event_starts_from_the_snapshot(played, whole_fold):
     folder, gid, events, written = played
     kept_folds.forget_checkpoints(folder, gid)  # an old game: no fold of the replay kept

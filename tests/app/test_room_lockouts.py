@@ -47,6 +47,7 @@ def test_the_limits_are_the_documented_ones():
     assert (keys.ROOM_WRONG_ADDRESS, keys.ROOM_WRONG) == (PER_ADDRESS, ROOM_CEILING)
 
 
+@pytest.mark.long
 def test_a_wrong_pin_organiser_password_and_gm_password_each_wait_half_a_second_as_served(tmp_path):
     """The app as ``tacmap serve`` makes it (no WRONG_GUESS_PAUSE given): each wrong guess waits keys.WRONG_PAUSE
     before its answer, a right one does not."""

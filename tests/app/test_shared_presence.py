@@ -88,6 +88,7 @@ def test_connections_on_every_process_count_and_a_killed_ones_vanish(redis_url, 
         b.close()
 
 
+@pytest.mark.long
 def test_a_redis_that_does_not_answer_costs_one_timeout_then_the_local_view(redis_server):
     url, proc = redis_server
     one = shared.Shared(shared.connect(url))

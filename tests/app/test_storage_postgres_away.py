@@ -98,6 +98,7 @@ def relayed(pg_url):
         relay.close()
 
 
+@pytest.mark.long
 def test_while_the_database_is_out_of_reach_one_use_a_second_waits_and_the_others_are_told_at_once(relayed):
     store, relay = relayed
     store.create_game(GameRecord("abcd1234", "Cellar", "plain_grid", "k", "s", "JOIN01", time.time()), [])

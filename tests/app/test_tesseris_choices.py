@@ -36,6 +36,7 @@ def preview(client, g, body):
     return r.json["preview"]
 
 
+@pytest.mark.long
 def test_the_options_are_listed_one_of_each_kind_changes_the_odds_and_the_rolls_follow_them(client):
     g, ids = game(client, {"Jim": (1, 1, "pc", {"mayhem": 3}), "Foe": (2, 1, "npc", {})})
     jim, foe = ids["Jim"], ids["Foe"]

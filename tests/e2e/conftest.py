@@ -59,9 +59,10 @@ pytestmark = pytest.mark.e2e
 
 
 #: browser tests that load the machine on purpose or measure how long answers take: scripts/test runs them
-#: alone, after the others (which run on two workers side by side), so neither disturbs the other
-SERIAL = {"test_bench_quick.py", "test_flood_live.py", "test_flood_seat.py", "test_scale_out.py",
-          "test_slow_connections.py"}
+#: alone, after the others (which run on two workers side by side), so neither disturbs the other. Not
+#: test_scale_out.py: two processes and a redis-server, half a core, and nothing timed; its tests run on
+#: PostgreSQL among the others (test_scale_out_postgres.py) as they do on SQLite
+SERIAL = {"test_bench_quick.py", "test_flood_live.py", "test_flood_seat.py", "test_slow_connections.py"}
 #: browser test files whose tests get a server of their own (marked own_server), not the worker's shared one: they
 #: stop or restart it, read its log, data folder or open files, list the lobby's games, or load it on purpose
 OWN_SERVER = {"test_connection_files.py", "test_convention_hall.py", "test_crash.py", "test_first_evening.py",

@@ -259,6 +259,7 @@ def test_the_gm_page_passes_axe_with_every_panel_open_and_with_a_fight_running(s
     found.assert_none()
 
 
+@pytest.mark.long
 def test_a_phone_in_a_fight_passes_axe_does_not_shift_and_has_big_enough_targets(server, new_page, shot):
     found = Findings()
     game = demo_game(server, new_page)
@@ -326,6 +327,7 @@ def test_the_table_screen_in_a_fight_paused_and_showing_the_recap_passes_axe(ser
 @pytest.mark.console_errors(
     r"^Failed to load resource: the server responded with a status of 404 \(NOT FOUND\) \(http://[^ /]+/join(\?code=\w+)?:0\)$",
     why="a code no game has is answered with the join page and a 404, as the test asks it (the browser logs the 404)")
+@pytest.mark.long
 def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(server, new_page, shot):
     found = Findings()
     game = demo_game(server, new_page)

@@ -6,12 +6,15 @@ X-card, and showing the recap. Real Chromium, real server, the phone at the LAN 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from test_accessibility import Findings, heading_skips, open_every_panel
 from test_table_screens import add_token, join
 from test_turns_on_phones import new_game, open_phone, seeded_dice, state, turn_to  # noqa: F401  (a fixture)
 from tests.helpers import live_command as command
+
+pytestmark = pytest.mark.long  # tens of seconds: run first (tests/conftest.py)
 
 SCREEN = {"width": 1920, "height": 1080}
 

@@ -21,6 +21,8 @@ from test_live_table import at, cell_center
 
 from conftest import expect_all
 
+pytestmark = pytest.mark.long  # a whole fight or more: run first (tests/conftest.py)
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 GRID = {"width": 16, "height": 8}
 # Atomic Tomorrow: three zones in a row; the board lays them out (west and centre on top, east below)

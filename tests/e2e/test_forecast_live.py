@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 import rules
 
 from test_accessibility import Findings, heading_skips
 
+
+pytestmark = pytest.mark.long  # a whole fight or more: run first (tests/conftest.py)
 
 def _encounter(server):
     """Ann and Bob (Mira's) on the map everyone sees; the Orc, the Imp and the Ogre on a second map, prepared."""

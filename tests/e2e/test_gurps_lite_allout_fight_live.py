@@ -5,12 +5,15 @@ the foes attack on the GM's page; Mira is asked for her defense only when no All
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 import rules
 
 from test_attack_choices import PLACES
 from test_fights import GRID, Table, seeded_dice  # noqa: F401  (a fixture)
+
+pytestmark = pytest.mark.long  # tens of seconds: run first (tests/conftest.py)
 
 S = rules.get("gurps_lite")
 PLAN = {1: ("All-Out Attack (melee)", "determined", "All-Out Attack (Determined)"),

@@ -138,6 +138,7 @@ def test_a_move_and_an_attack_sent_as_the_link_drops_are_done_exactly_once(serve
 
 
 @pytest.mark.console_errors(*OFFLINE, why="the phone loses the Wi-Fi (set_offline)")
+@pytest.mark.long
 def test_moves_made_offline_for_30_s_go_out_in_order_and_a_refused_one_springs_back(server, new_page, shot):
     game, mira, hero, goblin = table(server, "plain_grid")
     gm, screen, phone = open_pages(server, game, mira, new_page)

@@ -22,6 +22,8 @@ from test_turns_on_phones import SCREEN, state
 
 from conftest import expect_all
 
+pytestmark = pytest.mark.long  # a whole fight or more: run first (tests/conftest.py)
+
 HEX = Grid("hex", "pointy")
 FOES = ("Orc", "Gob")
 #: Tesseris's sword (a melee weapon of the rules' own kind; its sample sheet has none with a blade)

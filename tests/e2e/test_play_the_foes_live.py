@@ -19,6 +19,8 @@ import rules
 from test_table_screens import PHONE, add_token, join, player_url
 from test_turns_on_phones import SCREEN, new_game, state
 
+pytestmark = pytest.mark.long  # a whole fight or more: run first (tests/conftest.py)
+
 FOES = ("Orc", "Imp", "Gob")
 #: the heroes' sheets over the system's sample: sturdy enough to stand a round of the three foes
 STURDY = {"savage_worlds": {"armor": 8}, "gurps_lite": {"HP": 40, "hp_current": 40}}

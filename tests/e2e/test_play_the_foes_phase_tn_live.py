@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 import rules
@@ -17,6 +18,8 @@ import rules
 from test_play_the_foes_live import FOES, HEROES, _no_plan_words, _table, quick_foes  # noqa: F401 (a fixture)
 from test_turns_on_phones import state
 
+
+pytestmark = pytest.mark.long  # a whole fight or more: run first (tests/conftest.py)
 
 def _tap(phone, locator) -> bool:
     """Tap what the phone shows, once it shows it; False if it never came (the state read was older than the page)."""

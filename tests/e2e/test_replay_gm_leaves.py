@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from test_replay_live import TV, command, positions
 from test_table_screens import add_token, state
 from webapp.live.replaying import LEFT_GRACE
 
+
+pytestmark = pytest.mark.long  # tens of seconds: run first (tests/conftest.py)
 
 def test_the_table_screen_leaves_the_replay_when_the_gm_who_started_it_is_gone(server, new_page, shot):
     status, game = server.api("POST", "/api/games", {"name": "Gone GM", "system": "plain_grid"})

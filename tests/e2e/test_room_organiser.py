@@ -18,6 +18,8 @@ from conftest import ARTIFACTS, SHOTS, LiveServer, refused
 from test_live_table import at, drag
 
 
+pytestmark = pytest.mark.long  # tens of seconds: run first (tests/conftest.py)
+
 @pytest.fixture
 def room_server(tmp_path, monkeypatch):
     """`tacmap serve --room` (the option added to the server's command line), else TACMAP_ROOM=1."""

@@ -18,6 +18,8 @@ from conftest import SERVER_GONE, refused
 from test_room_organiser import join_with_code, open_the_room, setup_link
 from test_scale_out_postgres import cluster  # noqa: F401 (the fixture: a redis-server and a PostgreSQL database)
 
+pytestmark = pytest.mark.long  # tens of seconds: run first (tests/conftest.py)
+
 ROOM = ("--room",)  # each machine's `tacmap serve`, beside its own data folder and the shared --database
 
 

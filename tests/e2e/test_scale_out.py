@@ -38,7 +38,8 @@ from webapp.live.server import shared  # noqa: E402
 from tests.helpers import TACMAP  # noqa: E402
 
 REDIS = shutil.which("redis-server")
-pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")
+pytestmark = [pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)"),
+              pytest.mark.long]
 DEADLINE = 15.0
 
 

@@ -21,6 +21,8 @@ from test_scale_out import (  # noqa: F401 (collected here, on PostgreSQL)
 )
 
 
+pytestmark = pytest.mark.long  # tens of seconds: run first (tests/conftest.py)
+
 class PostgresCluster(Cluster):
     """Each tacmap process with a data folder of its own (another machine's) and ``--database``; ``data_dir`` is
     the database's URL (where test_scale_out.log_events reads the log)."""

@@ -25,6 +25,8 @@ from test_table_screens import add_token, join
 from test_turns_on_phones import new_game, open_phone, open_screen, seeded_dice  # noqa: F401
 from tests.helpers import live_command as command
 
+pytestmark = pytest.mark.long  # a whole fight or more: run first (tests/conftest.py)
+
 PLACES = {"Ann": (3, 2), "Brute": (4, 2), "Ben": (3, 5), "Goon": (4, 5)}
 OWNERS = {"Ann": "Mira", "Ben": "Tomás"}
 FOE_OF = {"Ann": "Brute", "Brute": "Ann", "Ben": "Goon", "Goon": "Ben"}

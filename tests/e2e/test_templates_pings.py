@@ -105,6 +105,7 @@ def test_a_player_lays_a_template_and_every_screen_shows_who_is_under_it(server,
         expect(page.locator("#layer-templates .area-template")).to_have_count(0)
 
 
+@pytest.mark.long
 def test_a_blast_from_a_phone_is_resolved_for_both_foes_under_it_on_the_table_screen(seeded, server, new_page, shot):
     g, gm, screen, phone, ids = open_game(server, new_page)
     sheet = {"name": "Hero", "wild_card": True, "attributes": {"agility": "d8", "smarts": "d6", "spirit": "d6",

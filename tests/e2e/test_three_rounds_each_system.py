@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from test_fights import GRID, ZONES, Table, choose_maneuver, declare_fire, roll_due, seeded_dice  # noqa: F401
@@ -22,6 +23,8 @@ from test_turns_on_phones import open_phone
 from tests.helpers import live_command as command
 
 from conftest import expect_all
+
+pytestmark = pytest.mark.long  # a whole fight or more: run first (tests/conftest.py)
 
 PLAYERS = ("Mira", "Theo")
 FOES = ("Brute", "Goon")

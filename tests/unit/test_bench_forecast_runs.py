@@ -16,6 +16,8 @@ from bench import forecast as bench
 from webapp.game import table
 from webapp.game.planning import forecast, forecast_fast
 
+pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
+
 def _named(start, run: forecast.Run) -> tuple:
     names = {t.id: t.name for t in start.game.tokens.values()}
     return (run.won, run.rounds, sorted(names[i] for i in run.down), sorted(names[i] for i in run.dead), run.steps)

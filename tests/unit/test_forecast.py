@@ -14,6 +14,8 @@ from webapp.game.core.model import GM, Rejected
 from webapp.game.planning import forecast
 from webapp.game.table import decide, empty_game, evolve, new_game_events, parse_command, settle
 
+pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
+
 SYSTEMS = ["gurps_lite", "savage_worlds", "tesseris_ads", "phase_tn", "atomic_tomorrow"]
 ZONES = [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]}, {"id": "bay", "name": "Cargo Bay"}]
 

@@ -28,6 +28,8 @@ from webapp.game.table import settle
 
 from tests.unit.test_forecast import _run, make
 
+pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
+
 DUEL_RUNS = 2000
 CORRIDOR = (3, 1)
 #: 2,000 fights take 25 to 50 s of CPU in each system, more on a loaded machine: past the suite's 120 s

@@ -180,6 +180,7 @@ def test_a_diving_dodge_against_gunfire_is_plus_3_and_leaves_the_defender_prone(
         S.attack(melee_req, rolls(9, 10))
 
 
+@pytest.mark.long
 def test_the_odds_beside_each_defense_match_the_rolled_frequencies():
     """The contract: the chance to hit against each defense choice is what attack() rolls."""
     for key in ("dodge+retreat", "parry:Broadsword+retreat", "dodge+acrobatic", "block+retreat"):
@@ -286,6 +287,7 @@ def test_spraying_fire_splits_the_rof_across_a_30_degree_arc_and_wastes_shots_be
                     SeededDice(3)).details["targets"][1]["attacks"][0]["shots"] == 1
 
 
+@pytest.mark.long
 def test_multi_target_odds_match_the_rolled_frequencies_per_target():
     for options, spots in (({"rapid_strike": True}, [(2, 1), (2, 2)]),
                            ({"spraying_fire": True}, [(8, 1), (8, 2), (8, 3)])):

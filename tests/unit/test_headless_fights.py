@@ -67,6 +67,7 @@ def test_every_system_with_foes_plans_is_played_on_every_map_its_foes_are_planne
         assert planned == {layout for s, layout in FIGHTS if s == system}, (system, planned)
 
 
+@pytest.mark.long
 def test_the_fights_are_quick(played):
     took = {k: f.get("cpu_seconds") for k, f in played["fights"].items()}  # the interpreter's time (a shared machine)
     assert set(took) == {f"{s}/{layout}" for s, layout in FIGHTS}

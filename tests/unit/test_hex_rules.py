@@ -94,6 +94,7 @@ def test_the_step_masks_are_the_step_rule(board, a):
 
 @settings(max_examples=150, deadline=None)
 @given(hex_boards(), cells)
+@pytest.mark.long
 def test_reachable_is_the_true_least_cost_at_one_a_hex(board, start):
     expected = brute_costs(board, start)
     got = reachable(board, start, None, "alternating")  # no diagonal rule on hexes, whatever the policy

@@ -155,6 +155,7 @@ policies = st.sampled_from(POLICIES)
 
 @settings(max_examples=200, deadline=None)
 @given(boards(), cells, policies, st.lists(cells, max_size=3))
+@pytest.mark.long
 def test_reachable_is_the_true_least_cost(board, start, policy, occupied):
     expected = brute_force(board, start, policy, occupied)
     got = reachable(board, start, 1000, policy, occupied)

@@ -47,6 +47,7 @@ def test_a_savage_worlds_trait_roll_with_the_wild_die_has_the_attack_cards_exact
     assert tr.trait.chance == pytest.approx(trait_odds(4, True, 0, 6)["hit"], abs=1e-9) and tr.trait.met is True
 
 
+@pytest.mark.long
 def test_the_trait_chance_is_the_attack_odds_hit_for_every_die_modifier_and_rate_of_fire():
     for sides, wild, mod, tn, rof in itertools.product((4, 6, 8, 10, 12), (True, False), (-6, -2, 0, 2, 5),
                                                         (4, 6), (1, 2, 3)):
