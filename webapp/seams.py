@@ -593,7 +593,7 @@ def _answered(pgconn, read, read_write, readable):
 def _select_results(pgconn, interval: float) -> list:
     """``_answered`` waited for with a selector (its events are psycopg's flags: 1 readable, 2 writable), not with
     ``select.select``, which refuses a descriptor past 1,024 (a server holding a thousand connections)."""
-    fd, steps = pgconn.socket, _answered(pgconn, selectors.EVENT_READ, selectors.EVENT_READ | selectors.EVENT_WRITE, 1)
+    fd, steps = pgconn.socket, _answered(pgconn, read := selectors.EVENT_READ, read | selectors.EVENT_WRITE, read)
     with selectors.DefaultSelector() as selector:  # gevent's, where patched
         try:
             selector.register(fd, next(steps))

@@ -65,7 +65,8 @@ class Ways(dict):
         if not self.groups:
             return now, {}
         if self.memo is not None:  # every square's, kept per target square for every foe and run (#68)
-            return now, kept(self.memo, ("ways to", aim, diagonal), lambda: movement.ways_back(board, aim, diagonal, None))
+            return now, kept(self.memo, ("ways to", aim, diagonal),
+                             lambda: movement.ways_back(board, aim, diagonal, None))
         return now, movement.ways_back(board, aim, diagonal, self.groups, self.most, now)
 
 
