@@ -24,7 +24,9 @@ LAST_PUBLIC_ROLL = "1d4+7777"  # once the players' log shows it, everything befo
 
 
 def leaks(text: str, hidden_id: str) -> list[str]:
-    found = [m for m in (HIDDEN, "Zorblax", "9173", OLAF_NOTES, OGRE_NOTES, HIDDEN_CONDITION) if m in text]
+    found = [m for m in (HIDDEN, "Zorblax", OLAF_NOTES, OGRE_NOTES, HIDDEN_CONDITION) if m in text]
+    if re.search(r"(?<![\w-])9173(?![\w-])", text):  # the secret roll's number, not 4 characters of a random id or key
+        found.append("9173")
     if re.search(rf'(token-{re.escape(hidden_id)}\\?"|\\?"{re.escape(hidden_id)}\\?")', text):
         found.append(f"the hidden token's id {hidden_id}")
     for x, y in PLACES:
