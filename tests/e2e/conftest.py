@@ -59,7 +59,7 @@ pytestmark = pytest.mark.e2e
 
 
 #: browser tests that load the machine on purpose or measure how long answers take: scripts/test runs them
-#: alone, after the others (which run on two workers side by side), so neither disturbs the other. Not
+#: alone, after the others (which run on several workers side by side), so neither disturbs the other. Not
 #: test_scale_out.py: two processes and a redis-server, half a core, and nothing timed; its tests run on
 #: PostgreSQL among the others (test_scale_out_postgres.py) as they do on SQLite
 SERIAL = {"test_bench_quick.py", "test_flood_live.py", "test_flood_seat.py", "test_slow_connections.py"}
