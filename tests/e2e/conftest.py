@@ -324,11 +324,11 @@ def refused(status: int, path: str) -> str:
 
 #: what Chromium logs when a test stops the server under an open page on purpose (``server.kill()``): the WebSocket cut,
 #: the Socket.IO reconnection's requests refused until it is back (or cut, reset, when one was on its way as the
-#: server went), and the page's icon when Chromium fetches it then (or was being sent it: cut short)
+#: server went), and the page's icon when Chromium fetches it then (or was being sent it: cut short or reset)
 SERVER_GONE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: ",
                r"^Failed to load resource: net::ERR_CONNECTION_(REFUSED|RESET) \(http://[^ ]+/socket\.io/\?EIO=4&transport=polling",
-               r"^Failed to load resource: net::(ERR_CONNECTION_REFUSED|ERR_CONTENT_LENGTH_MISMATCH) "
-               r"\(http://[^ /]+/static/favicon\.svg:0\)$")
+               r"^Failed to load resource: net::(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|"
+               r"ERR_CONTENT_LENGTH_MISMATCH) \(http://[^ /]+/static/favicon\.svg:0\)$")
 
 
 class PageErrors:
