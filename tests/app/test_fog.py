@@ -283,6 +283,32 @@ def test_a_wall_along_a_grid_line_touches_the_squares_its_samples_touch():
         assert fog._segment_cells.__wrapped__(a, b) == fog._sampled_cells(a, b), (a, b)
 
 
+def test_the_seen_part_of_a_map_holds_the_walls_touching_a_known_square_whichever_side_is_smaller():
+    """``fog._seen_part`` looks the walls up from the squares walls touch when they are fewer than the squares known,
+    else from the squares known: either way the walls and doors touching a known square, and only those."""
+    import random
+
+    from rules.board import Board
+    from webapp.game.bridge import fog
+
+    rnd = random.Random(69)
+    ways = set()
+    for _ in range(40):
+        board = Board(20, 20)
+        for _ in range(rnd.randint(0, 60)):
+            x, y = rnd.randrange(20), rnd.randrange(20)
+            a, b = ((x, y), (x + 1, y)) if rnd.random() < 0.5 else ((x, y), (x, y + 1))
+            (board.add_door(a, b) if rnd.random() < 0.2 else board.add_wall(a, b))
+        whole, by_cell = board.to_dict(), fog._by_cell(board)
+        cells = frozenset((rnd.randrange(20), rnd.randrange(20)) for _ in range(rnd.choice((3, 30, 300))))
+        touching = {s.id for s in [*board.walls.values(), *board.doors.values()]
+                    if fog._segment_cells(s.a, s.b, board.grid) & cells}
+        seen = fog._seen_part(whole, by_cell, cells)
+        assert {w["id"] for w in seen["walls"]} | {d["id"] for d in seen["doors"]} == touching
+        ways.add(len(by_cell) < len(cells))
+    assert ways == {True, False}  # both ways were taken
+
+
 def _cells_of_path(d: str) -> set:
     import re
     out = set()
