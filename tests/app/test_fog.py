@@ -325,7 +325,8 @@ def test_the_fog_paths_cover_exactly_their_squares():
     for _ in range(50):
         w, h = rnd.randint(1, 30), rnd.randint(1, 30)
         cells = {(rnd.randrange(w), rnd.randrange(h)) for _ in range(rnd.randint(0, w * h))}
-        assert _cells_of_path(cells_path(cells, w, h)) == cells
+        outside = {(-1, 0), (w, 0), (0, -1), (0, h), (w + 3, h + 3)}  # off the board: not drawn
+        assert _cells_of_path(cells_path(cells | outside, w, h)) == cells
         everything = {(x, y) for y in range(h) for x in range(w)}
         assert _cells_of_path(_path(_gaps(_runs(cells, w, h), w, h))) == everything - cells
 
