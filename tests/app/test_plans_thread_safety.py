@@ -80,15 +80,21 @@ def test_the_collectors_counting_never_exposes_another_threads_half_built_tuple(
 
 def test_the_collectors_counts_are_the_generations_sizes():
     """Both counts taken with no other thread let in between (a long switch interval): the process's other threads
-    (earlier tests' writer threads and pools) allocate too, and one CI run saw 19 objects appear between them."""
+    (earlier tests' writer threads and pools) allocate and free too, and one CI run saw 19 objects appear between
+    them. A thread that had asked for the GIL before the interval was set may still take it once between the two
+    (a fresh-clone run saw one object go), so the pair is taken again, up to five times, until the two agree."""
     gc.collect()
     interval = sys.getswitchinterval()
     sys.setswitchinterval(60.0)
+    pairs = []
     try:
-        counted, listed = collector.held(2), len(gc.get_objects(2))
+        for _ in range(5):
+            pairs.append((collector.held(2), len(gc.get_objects(2))))
+            if pairs[-1][0] == pairs[-1][1]:
+                break
     finally:
         sys.setswitchinterval(interval)
-    assert counted == listed
+    assert any(counted == listed for counted, listed in pairs), pairs
     young = [[] for _ in range(50)]  # noqa: F841 (held while counted)
     assert collector.held(0, 1) >= 50
 
