@@ -298,7 +298,10 @@ def test_the_seen_part_of_a_map_holds_the_walls_touching_a_known_square_whicheve
         for _ in range(rnd.randint(0, 60)):
             x, y = rnd.randrange(20), rnd.randrange(20)
             a, b = ((x, y), (x + 1, y)) if rnd.random() < 0.5 else ((x, y), (x, y + 1))
-            (board.add_door(a, b) if rnd.random() < 0.2 else board.add_wall(a, b))
+            if rnd.random() < 0.2:
+                board.add_door(a, b)
+            else:
+                board.add_wall(a, b)
         whole, by_cell = board.to_dict(), fog._by_cell(board)
         cells = frozenset((rnd.randrange(20), rnd.randrange(20)) for _ in range(rnd.choice((3, 30, 300))))
         touching = {s.id for s in [*board.walls.values(), *board.doors.values()]

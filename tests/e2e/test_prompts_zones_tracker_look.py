@@ -88,7 +88,8 @@ def test_the_reroll_and_soak_prompts_fill_their_buttons_on_a_phone(server, new_p
         assert status == 200, ack
         offers = (server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]
                   .get("pending_soak") or {}).get("offers") or []
-        if any(offer["target_id"] == ids["Hero"] for offer in offers):  # the Foe's, a wound of the Hero's, is the GM's
+        # the Hero's own offer: the Foe's (wounded by the Hero's blows above) is the GM's to answer, not the phone's
+        if any(offer["target_id"] == ids["Hero"] for offer in offers):
             break
     expect(soak).to_be_visible()
     answers_fill_their_buttons(soak)
