@@ -37,6 +37,7 @@ from heapq import heappop, heappush
 from itertools import chain
 from dataclasses import dataclass, field
 
+from . import fovarray
 from .board import Board, SegmentIndex, cell_id, orient
 from .fovtiles import BandsAndTiles, SquareTiles, bands_of, offsets as _offsets, seg_distance as _seg_distance, tile_circles
 from .hexgeom import hex_contact, parity
@@ -582,12 +583,26 @@ def visible_cells(board: Board, origin, radius: float | None = None) -> set:
     direction that still leads onto the board, the search stops. Cells in
     the shadow are skipped a band at a time, obstacles come in tiles, one in
     the shadow left out whole (:mod:`rules.fovtiles`; :class:`_HexFov`).
+    On a big square board (:func:`rules.fovarray.worth_it`) the same sets
+    are found for every cell at once in arrays (:mod:`rules.fovarray`): the
+    same cells, in half the time of an open view or less, a millisecond
+    more where walls close the view in (#69).
     """
     ox, oy = _check_cell(board, origin)
     index = board.segments()
     if board.grid.hex:
         return _HexFov(index, ox, oy, radius).run()
+    if fovarray.worth_it(index.width, index.height, radius):  # a big board: every cell at once (#69)
+        return fovarray.visible(index, ox, oy, radius, square_sight(index, ox, oy))
     return _SquareFov(index, ox, oy, radius).run()
+
+
+def square_sight(index: SegmentIndex, ox: int, oy: int):
+    """The exact test of :func:`_sight` from square ``(ox, oy)``: ``test(x, y)`` True where it sees ``(x, y)``."""
+    w = index.width
+    return lambda x, y: not _sight(index, 4 * ox + 2, 4 * oy + 2, 4 * x + 2, 4 * y + 2, (oy * w + ox, y * w + x), False,
+                                   True)[0]
+
 
 
 _EPS = 1e-9  # radians: the margin between a decided direction and a doubtful one

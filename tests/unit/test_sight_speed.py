@@ -2,7 +2,8 @@
 tiles) sees exactly what the search of before saw (``rules.los._Fov``, kept unchanged as the reference) and what
 line of fire sees, on random boards big enough for its short cuts to be taken: walls on cell edges and at float
 points, long walls, doors open and closed, blocking cells, with and without a radius. Each test also checks that
-the short cut it is about was taken, so that it cannot pass by not being run."""
+the short cut it is about was taken, so that it cannot pass by not being run. The same for a big board's field of
+view in arrays (``rules.fovarray``), on any board here by making every board worth them."""
 
 from __future__ import annotations
 
@@ -117,3 +118,101 @@ def test_the_bands_cut_as_the_search_comes_are_those_of_the_whole_table():
     assert len(bands.cut) == 3
     assert half + [b for b in bands][3:] == list(fovtiles.bands_of(table, fovtiles.BAND)[1])
     assert len(bands.cut) == len(fovtiles.bands_of(table, fovtiles.BAND)[1])
+
+
+class Arrays:
+    """Counts the fields of view ``rules.fovarray.visible`` gave (wrapped by monkeypatch), with every board made
+    worth the arrays (``worth``: the cells from which they are), so that ``los.visible_cells`` takes them."""
+
+    def __init__(self, monkeypatch, worth: int = 0) -> None:
+        from rules import fovarray
+
+        self.calls = 0
+        visible = fovarray.visible
+
+        def counted(*args):
+            self.calls += 1
+            return visible(*args)
+
+        monkeypatch.setattr(fovarray, "visible", counted)
+        monkeypatch.setattr(fovarray, "WORTH", worth)
+
+
+def corner_band(size: int, n_walls: int, seed: int = 32) -> Board:
+    """Short walls along cell edges and square diagonals, packed in a band along the west edge (as
+    bench_big_maps' worst map): from inside it, the shadow leaves only exact directions between walls
+    meeting at corners (narrow gaps)."""
+    rnd = random.Random(seed)
+    band = math.ceil(n_walls / (3 * size)) + 2
+    spots = [((x, y), (x + dx, y + dy)) for x in range(band) for y in range(size - 1)
+             for dx, dy in ((1, 0), (0, 1), (1, 1))]
+    rnd.shuffle(spots)
+    b = Board(size, size)
+    for a, c in spots[:n_walls]:
+        b.add_wall(a, c)
+    return b
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_arrays_field_of_view_is_the_search_of_before(seed, monkeypatch):
+    rnd = random.Random(2000 + seed)
+    size = rnd.choice([40, 64, 90])
+    board = random_board(seed, size, n_walls=size * size // rnd.choice([9, 40, 200]), long_walls=6)
+    arrays = Arrays(monkeypatch)
+    for _ in range(12):
+        origin = (rnd.randrange(size), rnd.randrange(size))
+        radius = rnd.choice([None, None, 4.5, 12.0, 30.2])
+        assert los.visible_cells(board, origin, radius) == search_of_before(board, origin, radius), (origin, radius)
+    assert arrays.calls
+
+
+def test_the_arrays_field_of_view_through_exact_directions_between_walls(monkeypatch):
+    from rules import fovarray
+
+    board = corner_band(60, 900)
+    index = board.segments()
+    arrays = Arrays(monkeypatch)
+    narrow = []  # the narrow gaps found: the cells beyond in them walked
+    open_gaps = fovarray._open_gaps
+    monkeypatch.setattr(fovarray, "_open_gaps", lambda *a: narrow.append(open_gaps(*a)) or narrow[-1])
+    for origin in [(2, 2), (5, 5), (9, 30), (30, 30), (59, 59), (0, 59)]:
+        expected = {(x, y) for x in range(60) for y in range(60) if los.line_of_fire(board, origin, (x, y)).clear}
+        assert search_of_before(board, origin) == expected, origin
+        assert los.visible_cells(board, origin) == expected, origin
+        assert fovarray.visible(index, *origin, None, los.square_sight(index, *origin)) == expected, origin
+    assert arrays.calls == 6 * 2
+    assert any(g[2] and len(g[0]) for g in narrow)  # the cells beyond in exact directions alone, walked
+
+
+def test_the_arrays_field_of_view_of_blocking_cells_and_walls_through_its_centre(monkeypatch):
+    b = Board(30, 30)
+    b.block((5, 5))
+    b.block((9, 9))
+    b.add_wall((6, 4), (6, 8))
+    b.add_wall((2.5, 2.5), (3.5, 7.25))
+    b.add_wall((7.5, 12.5), (7.5, 20))  # through the centre of (7, 12)
+    b.add_wall((-5, 3), (40, 3.25))  # cut to the board
+    arrays = Arrays(monkeypatch)
+    for origin in [(5, 5), (4, 5), (7, 6), (7, 12), (0, 0), (29, 29)]:
+        for radius in (None, 6.0, 8.5):
+            expected = {(x, y) for x in range(30) for y in range(30)
+                        if (radius is None or math.dist((x, y), origin) <= radius)
+                        and los.line_of_fire(b, origin, (x, y)).clear}
+            assert los.visible_cells(b, origin, radius) == expected, (origin, radius)
+    assert arrays.calls == 18
+
+
+def test_the_arrays_take_a_board_of_20000_cells_or_more(monkeypatch):
+    from rules import fovarray
+
+    assert fovarray.WORTH == 20_000
+    assert not fovarray.worth_it(141, 141, None) and fovarray.worth_it(142, 142, None)
+    assert not fovarray.worth_it(300, 300, 79.7) and fovarray.worth_it(300, 300, 79.8)  # (pi r**2 cells)
+    board = corner_band(150, 2000)
+    calls = []
+    visible = fovarray.visible
+    monkeypatch.setattr(fovarray, "visible", lambda *a: calls.append(a[1:3]) or visible(*a))
+    assert los.visible_cells(board, (100, 75)) == search_of_before(board, (100, 75))
+    assert los.visible_cells(board, (3, 3), 12.0) == search_of_before(board, (3, 3), 12.0)
+    assert len(los.visible_cells(Board(100, 100), (50, 50))) == 100 * 100
+    assert calls == [(100, 75)]  # the big board without a radius; not within 12 cells, not on 100 x 100

@@ -1,0 +1,339 @@
+"""The squares' field of view on a big board in arrays (numpy, #69): the same cells as :class:`rules.los._Fov`.
+
+:class:`rules.los._Fov` takes the cells nearest first while two sets of directions grow from the walls and
+blocking cells met so far: the *shadow* (directions in which something nearer than the cell certainly crosses
+the sight line) and the *touched* directions (in which something nearer might touch it). A cell in the shadow
+is hidden, a cell outside every touched direction is seen, the cells in between get the exact test. Each
+obstacle adds to both sets by a rule that holds for every cell beyond a distance of its own, whatever the
+order it is met in:
+
+- a wall or blocking cell touches the directions of its angular span (widened by a small margin) for every
+  cell at least as far as its nearest point: no sight line shorter than that reaches it;
+- it shadows its span (narrowed by the margin) for every cell farther than its farthest point: such a cell's
+  sight line crosses it (a long wall in pieces, each from its own far end).
+
+So a cell at distance ``d`` in direction ``a`` is hidden when some obstacle's shadow holds ``a`` and begins
+before ``d``, and seen when no obstacle's touched span holding ``a`` begins at or before ``d``: both are the
+least distance, over the obstacles whose span holds ``a``, compared with ``d``. Here those least distances
+are found for many cells at once: the offset table in rings of distance (kept per board size; a board's cells
+are a window of it), each ring sorted by direction, each span a run of its cells, the least over the runs by
+a sparse table of powers of two. The sets the search grows at a cell are those above, less the spans of
+obstacles it leaves out for lying in the shadow already (which changes no cell: their cells are hidden), so
+the cells seen, hidden and tested are the search's, and the exact test is its own (``test``). After each
+ring, as the search does, only the gaps in the shadow that still lead onto the board are looked at in the
+rings beyond; none left, the search ends. This pays on a big board (:func:`worth_it`): an open view on
+300 x 300 squares in half the search's time; where walls close the view in, a millisecond more.
+
+tests/unit/test_sight_speed.py holds it to the search on random boards, long and cut walls, doors, blocking
+cells and radii. This module imports nothing of ``rules.los``.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .fovtiles import offsets
+
+#: radians: the margin between a decided direction and a doubtful one (``rules.los._EPS``)
+EPS = 1e-9
+#: the cells a search may look at from which the arrays pay (below it the search of ``rules.los`` is faster)
+WORTH = 20_000
+#: radians: a gap in the shadow this narrow holds at most exact directions (``rules.los._NARROW``)
+NARROW = 1e-7
+#: a wall longer than this casts its shadow in pieces (as ``rules.los._Fov._add_piece``)
+LONG = 4
+
+
+def worth_it(w: int, h: int, radius: float | None) -> bool:
+    """Whether the arrays pay for a field of view on a ``w`` x ``h`` board within ``radius``."""
+    cells = w * h if radius is None else min(w * h, math.pi * radius * radius)
+    return cells >= WORTH
+
+
+#: the rings of the offset table: the first reaches this far, each next one twice as far
+RING = 8.0
+
+
+@lru_cache(maxsize=4)
+def _rings(w: int, h: int) -> tuple:
+    """The offset table of a ``w`` x ``h`` board (``rules.fovtiles.offsets``: the distances and angles as the
+    search has them) in rings, the first to :data:`RING`, each next one twice as far: ``(reach, angle,
+    distance, dx, dy)`` each, the arrays sorted by angle."""
+    table = np.array(offsets(w, h), dtype=np.float64)
+    rings, inner, reach = [], 0.0, RING
+    while inner < table[-1, 0]:
+        part = table[(table[:, 0] > inner) & (table[:, 0] <= reach)]
+        part = part[np.argsort(part[:, 1], kind="stable")]
+        angle = np.ascontiguousarray(part[:, 1])
+        rings.append((reach, _Sorted(angle), np.ascontiguousarray(part[:, 0]), part[:, 2].astype(np.int32),
+                      part[:, 3].astype(np.int32)))
+        inner, reach = reach, 2 * reach
+    return tuple(rings)
+
+
+class _Sorted:
+    """Sorted angles, and ``np.searchsorted`` on them for many directions at once by a table of bins over their
+    distinct values: each direction starts at its bin's first value and steps on (a bisection per direction,
+    as ``searchsorted`` does, waits on memory at each step on a big array)."""
+
+    def __init__(self, angle) -> None:
+        self.angle = angle
+        self.n = len(angle)
+        fresh = np.ones(self.n, dtype=bool)
+        fresh[1:] = angle[1:] != angle[:-1]
+        self.values = angle[fresh]  # the distinct angles, and where each begins (then the end)
+        self.begins = np.concatenate((np.flatnonzero(fresh), [self.n]))
+        self.bins = bins = 1 << max(4, (4 * max(len(self.values), 1) - 1).bit_length())
+        self.step = 2 * math.pi / bins
+        self.first = np.searchsorted(self.values, -math.pi + self.step * np.arange(bins + 1), side="left")
+
+    def find(self, q, side: str):
+        """``np.searchsorted(self.angle, q, side)``."""
+        b = np.clip(np.floor((q + math.pi) / self.step).astype(np.int64) - 1, 0, self.bins)
+        at = self.first[b]  # (a bin early: at or before the place, whatever the rounding)
+        values, n = self.values, len(self.values)
+        todo = np.arange(len(q))
+        while len(todo):
+            here = at[todo]
+            val = values[np.minimum(here, n - 1)]
+            more = (here < n) & ((val < q[todo]) if side == "left" else (val <= q[todo]))
+            todo = todo[more]
+            at[todo] += 1
+        return self.begins[at]
+
+
+def _walls(index) -> tuple:
+    """Every wall's part over the board (``index.visible_part``) as arrays ``(x0, y0, x1, y1, err)``; kept on
+    the index (once per board version)."""
+    found = index.__dict__.get("_wall_arrays")
+    if found is None:
+        parts = [p for s in index.segs if (p := index.visible_part(s.n)) is not None]
+        a = np.array(parts, dtype=np.float64).reshape(-1, 5)
+        found = index.__dict__["_wall_arrays"] = tuple(np.ascontiguousarray(a[:, k]) for k in range(5))
+    return found
+
+
+def _span(xs: list, ys: list, cx: float, cy: float) -> tuple:
+    """``rules.los._Fov._span`` for each row of points (``xs``, ``ys``: one array per point): the angular span
+    ``(lo, hi)`` seen from ``(cx, cy)`` and the farthest distance."""
+    base = np.arctan2(ys[0] - cy, xs[0] - cx)
+    lo = np.zeros_like(base)
+    hi = np.zeros_like(base)
+    far = np.hypot(xs[0] - cx, ys[0] - cy)
+    for x, y in zip(xs[1:], ys[1:]):
+        d = np.arctan2(y - cy, x - cx) - base
+        d = np.where(d > math.pi, d - 2 * math.pi, np.where(d <= -math.pi, d + 2 * math.pi, d))
+        lo = np.minimum(lo, d)
+        hi = np.maximum(hi, d)
+        far = np.maximum(far, np.hypot(x - cx, y - cy))
+    return base + lo, base + hi, far
+
+
+def _unwrapped(lo, hi, at) -> tuple:
+    """Intervals of direction as ``rules.los._Union.add`` files them: one reaching past -pi or pi in two."""
+    under, over = lo < -math.pi, hi > math.pi
+    plain = ~(under | over)
+    parts_lo = [lo[plain], lo[under] + 2 * math.pi, np.full(int(under.sum()), -4.0), lo[over],
+                np.full(int(over.sum()), -4.0)]
+    parts_hi = [hi[plain], np.full(int(under.sum()), 4.0), hi[under], np.full(int(over.sum()), 4.0),
+                hi[over] - 2 * math.pi]
+    parts_at = [at[plain], at[under], at[under], at[over], at[over]]
+    return np.concatenate(parts_lo), np.concatenate(parts_hi), np.concatenate(parts_at)
+
+
+def _least(n: int, first, stop, at) -> np.ndarray:
+    """For each of ``n`` angles (sorted), the least ``at`` of the runs ``first[i]:stop[i]`` of them that hold
+    it (inf where none does; an interval of directions is such a run), by a sparse table of powers of two."""
+    out = np.full(n, np.inf)
+    keep = stop > first
+    first, stop, at = first[keep], stop[keep], at[keep]
+    if not len(at):
+        return out
+    length = stop - first
+    level = np.floor(np.log2(length)).astype(np.int64)
+    # (log2 of a power of two is exact, so each run's two blocks of 2**level cover it)
+    top = int(level.max())
+    table = [out] + [None] * top
+    for k in range(top, -1, -1):
+        mine = level == k
+        row = np.full(n, np.inf) if k else out
+        if mine.any():
+            np.minimum.at(row, first[mine], at[mine])
+            np.minimum.at(row, stop[mine] - (1 << k), at[mine])
+        if k < top:  # the level above pushed down: a block of 2**(k+1) is two of 2**k
+            above, half = table[k + 1], 1 << k
+            np.minimum(row[: n - half], above[: n - half], out=row[: n - half])
+            np.minimum(row[half:], above[: n - half], out=row[half:])
+        table[k] = row
+        if k + 1 <= top:
+            table[k + 1] = None
+    return table[0]
+
+
+def _exit(ang, cx: float, cy: float, w: int, h: int):
+    """The distance from ``(cx, cy)`` to the board's edge in each direction ``ang`` (``rules.los._Fov._exit``)."""
+    c, s = np.cos(ang), np.sin(ang)
+    with np.errstate(divide="ignore"):
+        tx = np.where(c > 1e-15, (w - cx) / c, np.where(c < -1e-15, -cx / c, np.inf))
+        ty = np.where(s > 1e-15, (h - cy) / s, np.where(s < -1e-15, -cy / s, np.inf))
+    return np.minimum(tx, ty)
+
+
+def _open_gaps(lo, hi, reach: float, cx: float, cy: float, w: int, h: int):
+    """The gaps between the closed intervals ``[lo, hi]`` (as :func:`_unwrapped` files them) that lead onto the
+    board farther than ``reach`` from ``(cx, cy)``, as ``rules.los._Fov._open_gaps`` finds them (a gap's farthest
+    point on the board is one of its ends or a corner of the board within it): ``(lo, hi, narrow)``, the gaps'
+    ends as arrays and whether all of them are narrower than :data:`NARROW` (exact directions between two
+    shadows, whose cells the search walks, each given the exact test)."""
+    if len(lo):
+        order = np.argsort(lo, kind="stable")
+        lo, top = lo[order], np.maximum.accumulate(hi[order])
+        gap = lo[1:] > top[:-1]
+        g_lo = np.concatenate(([-math.pi], top[:-1][gap], [top[-1]]))
+        g_hi = np.concatenate(([lo[0]], lo[1:][gap], [math.pi]))
+        real = (g_lo < g_hi) & (g_lo < math.pi) & (g_hi > -math.pi)
+        g_lo, g_hi = np.maximum(g_lo[real], -math.pi), np.minimum(g_hi[real], math.pi)
+    else:
+        g_lo, g_hi = np.array([-math.pi]), np.array([math.pi])
+    beyond = reach - 1e-6
+    on = (_exit(g_lo, cx, cy, w, h) > beyond) | (_exit(g_hi, cx, cy, w, h) > beyond)
+    for x, y in ((0, 0), (w, 0), (0, h), (w, h)):
+        a, r = math.atan2(y - cy, x - cx), math.hypot(x - cx, y - cy)
+        if r > beyond:
+            on |= (g_lo <= a) & (a <= g_hi)
+    narrow = g_hi - g_lo < NARROW
+    mid = (g_lo + g_hi) / 2
+    wide = on & ~narrow
+    lead = wide | (narrow & (_exit(mid, cx, cy, w, h) > beyond))
+    return g_lo[lead], g_hi[lead], not wide.any()
+
+
+class _Obstacles:
+    """The walls' and blocking cells' spans seen from ``(ox, oy)`` (see the module's docstring), taken in as the
+    rings come to them (:meth:`upto`): the touched ones ``(lo, hi, from)`` and the shadows ``(lo, hi, beyond)``,
+    each filed as :func:`_unwrapped` does. An obstacle's shadow begins beyond its nearest point, so those that
+    hold within a distance are all of obstacles nearer than it."""
+
+    def __init__(self, index, ox: int, oy: int) -> None:
+        self.cx, self.cy = cx, cy = ox + 0.5, oy + 0.5
+        x0, y0, x1, y1, err = _walls(index)
+        vx, vy = x1 - x0, y1 - y0
+        ax, ay = x0 - cx, y0 - cy
+        t = np.clip(-(ax * vx + ay * vy) / (vx * vx + vy * vy), 0.0, 1.0)
+        near = np.hypot(ax + t * vx, ay + t * vy)  # rules.fovtiles.seg_distance
+        self.walls = (x0, y0, x1, y1, err, vx, vy, near)
+        self.wall_from = near - err - 1e-6  # rules.los._Fov._obstacle_list
+        w = index.width
+        blocked = [i for i in index.blocked_idx if i != oy * w + ox]
+        by, bx = np.divmod(np.array(blocked, dtype=np.int64), w)
+        self.blocks = bx.astype(np.float64), by.astype(np.float64)
+        bx, by = self.blocks
+        nx = np.maximum(np.maximum(bx - cx, 0.0), cx - bx - 1)
+        ny = np.maximum(np.maximum(by - cy, 0.0), cy - by - 1)
+        self.block_from = np.hypot(nx, ny) - 1e-6
+        self.reach = -math.inf
+        self.touched: list = []
+        self.shadow: list = []
+        self.kept = None
+
+    def upto(self, reach: float) -> tuple:
+        """Every obstacle that begins within ``reach``: ``(touched, shadows)`` as arrays ``(lo, hi, at)``."""
+        if reach > self.reach:
+            walls = (self.wall_from > self.reach) & (self.wall_from <= reach)
+            blocks = (self.block_from > self.reach) & (self.block_from <= reach)
+            self.reach = reach
+            if walls.any():
+                self._walls(*(a[walls] for a in self.walls), self.wall_from[walls])
+            if blocks.any():
+                self._blocks(self.blocks[0][blocks], self.blocks[1][blocks], self.block_from[blocks])
+            if walls.any() or blocks.any() or self.kept is None:
+                self.kept = tuple(tuple(np.concatenate(p) if p else np.zeros(0) for p in zip(*parts)) if parts
+                                  else (np.zeros(0),) * 3 for parts in (self.touched, self.shadow))
+        return self.kept
+
+    def _walls(self, x0, y0, x1, y1, err, vx, vy, near, starts) -> None:
+        cx, cy = self.cx, self.cy
+        through = near <= 1e-6 + 2 * err  # (nearly) through the origin's centre: every direction touched
+        if through.any():
+            s = starts[through]
+            self.touched.append((np.full(len(s), -4.0), np.full(len(s), 4.0), s))
+        keep = ~through
+        x0, y0, x1, y1, err, vx, vy, near, starts = (a[keep] for a in (x0, y0, x1, y1, err, vx, vy, near, starts))
+        margin = EPS + 4 * err / near
+        lo, hi, far = _span([x0, x1], [y0, y1], cx, cy)
+        self.touched.append(_unwrapped(lo - margin, hi + margin, starts))
+        length = np.hypot(vx, vy)
+        short = length <= LONG
+        self._shadow(lo[short] + margin[short], hi[short] - margin[short], far[short] + err[short] + 1e-9)
+        longs = ~short
+        if longs.any():  # a long wall's shadow piece by piece, the pieces overlapping (rules.los._Fov._add_piece)
+            k = np.minimum(400, np.ceil(length[longs] / 2)).astype(np.int64)
+            owner = np.repeat(np.arange(len(k)), k)
+            i = np.arange(len(owner)) - np.repeat(np.cumsum(k) - k, k)
+            kk = k[owner].astype(np.float64)
+            t0 = np.maximum(0.0, (i - 0.25) / kk)
+            t1 = np.minimum(1.0, (i + 1.25) / kk)
+            px, py, pvx, pvy = x0[longs][owner], y0[longs][owner], vx[longs][owner], vy[longs][owner]
+            plo, phi, pfar = _span([px + t0 * pvx, px + t1 * pvx], [py + t0 * pvy, py + t1 * pvy], cx, cy)
+            m, e = margin[longs][owner], err[longs][owner]
+            self._shadow(plo + m, phi - m, pfar + e + 1e-6)
+
+    def _blocks(self, bx, by, starts) -> None:
+        lo, hi, far = _span([bx, bx + 1, bx, bx + 1], [by, by, by + 1, by + 1], self.cx, self.cy)
+        self.touched.append(_unwrapped(lo - EPS, hi + EPS, starts))
+        self._shadow(lo + EPS, hi - EPS, far + 1e-9)
+
+    def _shadow(self, lo, hi, beyond) -> None:
+        real = lo < hi  # (a span narrower than its margins shadows nothing)
+        self.shadow.append(_unwrapped(lo[real], hi[real], beyond[real]))
+
+
+def visible(index, ox: int, oy: int, radius: float | None, test) -> set:
+    """The cells a token in ``(ox, oy)`` sees on the squares of ``index`` (a ``rules.board.SegmentIndex``), as
+    ``rules.los.visible_cells`` gives them: ``test(x, y)`` the exact test of a doubtful cell (True: seen).
+
+    Ring by ring of the offset table (:func:`_rings`), with the obstacles that may reach into it; once the
+    shadows that hold for every cell beyond a ring cover every direction, the cells beyond are hidden."""
+    w, h = index.width, index.height
+    obstacles = _Obstacles(index, ox, oy)
+    out = {(ox, oy)}
+    doubtful = []
+    gaps = None  # the gaps in the shadow that lead on, after the first ring: the cells beyond in them alone
+    for reach, ring, dist, dx, dy in _rings(w, h):
+        x, y = dx + ox, dy + oy
+        on = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        if radius is not None:
+            on &= dist <= radius
+        if gaps is not None:
+            g_lo, g_hi, narrow = gaps
+            edges = np.zeros(ring.n + 1, dtype=np.int64)
+            np.add.at(edges, ring.find(g_lo - EPS, "left"), 1)
+            np.add.at(edges, ring.find(g_hi + EPS, "right"), -1)
+            on &= np.cumsum(edges[:-1]) > 0
+            if narrow:  # exact directions alone: each cell in them tested (rules.los._Fov._gap_walk)
+                doubtful += zip(x[on].tolist(), y[on].tolist())
+                continue
+        rank = np.concatenate(([0], np.cumsum(on)))  # a place in the ring -> among the cells looked at
+        dist, x, y = dist[on], x[on], y[on]
+        n = len(dist)
+        (t_lo, t_hi, t_from), (s_lo, s_hi, s_beyond) = obstacles.upto(reach)
+        if n:
+            doubt = _least(n, rank[ring.find(t_lo, "left")], rank[ring.find(t_hi, "right")], t_from) <= dist
+            cast = s_beyond < reach
+            hidden = _least(n, rank[ring.find(s_lo[cast], "left")], rank[ring.find(s_hi[cast], "right")],
+                            s_beyond[cast]) < dist
+            doubt &= ~hidden
+            seen = ~(hidden | doubt)
+            out.update(zip(x[seen].tolist(), y[seen].tolist()))
+            doubtful += zip(x[doubt].tolist(), y[doubt].tolist())
+        if radius is not None and reach >= radius:
+            break
+        cast = s_beyond < reach
+        gaps = _open_gaps(s_lo[cast], s_hi[cast], reach, ox + 0.5, oy + 0.5, w, h)
+        if not len(gaps[0]):  # every cell beyond is in the shadow
+            break
+    out.update(c for c in doubtful if test(*c))
+    return out
