@@ -182,6 +182,13 @@ def test_the_arrays_field_of_view_through_exact_directions_between_walls(monkeyp
         assert fovarray.visible(index, *origin, None, los.square_sight(index, *origin)) == expected, origin
     assert arrays.calls == 6 * 2
     assert any(g[2] and len(g[0]) for g in narrow)  # the cells beyond in exact directions alone, walked
+    # from inside the band: the diagonal's doubtful cells, in one direction, bisected
+    tested = []
+    sight = los.square_sight(index, 5, 5)
+    assert fovarray.visible(index, 5, 5, None, lambda x, y: tested.append((x, y)) or sight(x, y)) == {(5, 5)}
+    diagonal = [c for c in tested if c[0] - 5 == c[1] - 5 and c[0] > 5]
+    assert 1 <= len(diagonal) <= 6 and len(tested) < 20  # (54 cells on the diagonal; 66 doubtful in all)
+    assert los.visible_cells(board, (5, 5)) == {(5, 5)}
 
 
 def test_the_arrays_field_of_view_of_blocking_cells_and_walls_through_its_centre(monkeypatch):
