@@ -1,4 +1,5 @@
-"""The squares' field of view on a big board in arrays (numpy, #69): the same cells as :class:`rules.los._Fov`.
+"""The field of view on a big board in arrays (numpy, #69): the same cells as ``rules.los``'s search, on squares
+(:class:`rules.los._Fov`) and hexes (:class:`rules.los._HexFov`: true lengths, its walls joined in chains).
 
 :class:`rules.los._Fov` takes the cells nearest first while two sets of directions grow from the walls and
 blocking cells met so far: the *shadow* (directions in which something nearer than the cell certainly crosses
@@ -25,7 +26,8 @@ rings beyond; none left, the search ends. This pays on a big board (:func:`worth
 300 x 300 squares in half the search's time; where walls close the view in, a millisecond more.
 
 tests/unit/test_sight_speed.py holds it to the search on random boards, long and cut walls, doors, blocking
-cells and radii. This module imports nothing of ``rules.los``.
+cells and radii; tests/unit/test_hex_rules.py on hexes, and both to line of fire. This module imports nothing
+of ``rules.los`` (which hands it the exact test, and on hexes the chains).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .fovtiles import offsets
+from .fovtiles import hex_offsets, offsets
+from .hexgeom import parity
 
 #: radians: the margin between a decided direction and a doubtful one (``rules.los._EPS``)
 EPS = 1e-9
@@ -57,12 +60,13 @@ def worth_it(w: int, h: int, radius: float | None) -> bool:
 RING = 8.0
 
 
-@lru_cache(maxsize=4)
-def _rings(w: int, h: int) -> tuple:
-    """The offset table of a ``w`` x ``h`` board (``rules.fovtiles.offsets``: the distances and angles as the
-    search has them) in rings, the first to :data:`RING`, each next one twice as far: ``(reach, angle,
-    distance, dx, dy)`` each, the arrays sorted by angle."""
-    table = np.array(offsets(w, h), dtype=np.float64)
+@lru_cache(maxsize=8)
+def _rings(grid, w: int, h: int, p: int) -> tuple:
+    """The offset table of a ``w`` x ``h`` board (``rules.fovtiles.offsets``, on hexes ``hex_offsets`` from a
+    cell of parity ``p``: the distances and angles as the search has them) in rings, the first to
+    :data:`RING`, each next one twice as far: ``(reach, angle, distance, dx, dy)`` each, the arrays sorted by
+    angle."""
+    table = np.array(hex_offsets(grid, w, h, p) if grid.hex else offsets(w, h), dtype=np.float64)
     rings, inner, reach = [], 0.0, RING
     while inner < table[-1, 0]:
         part = table[(table[:, 0] > inner) & (table[:, 0] <= reach)]
@@ -173,8 +177,9 @@ def _least(n: int, first, stop, at) -> np.ndarray:
     return table[0]
 
 
-def _exit(ang, cx: float, cy: float, w: int, h: int):
-    """The distance from ``(cx, cy)`` to the board's edge in each direction ``ang`` (``rules.los._Fov._exit``)."""
+def _exit(ang, cx: float, cy: float, w: float, h: float):
+    """The distance from ``(cx, cy)`` to the edge of a board ``w`` x ``h`` (true lengths) in each direction
+    ``ang`` (``rules.los._Fov._exit``)."""
     c, s = np.cos(ang), np.sin(ang)
     with np.errstate(divide="ignore"):
         tx = np.where(c > 1e-15, (w - cx) / c, np.where(c < -1e-15, -cx / c, np.inf))
@@ -182,9 +187,9 @@ def _exit(ang, cx: float, cy: float, w: int, h: int):
     return np.minimum(tx, ty)
 
 
-def _open_gaps(lo, hi, reach: float, cx: float, cy: float, w: int, h: int):
+def _open_gaps(lo, hi, reach: float, cx: float, cy: float, w: float, h: float):
     """The gaps between the closed intervals ``[lo, hi]`` (as :func:`_unwrapped` files them) that lead onto the
-    board farther than ``reach`` from ``(cx, cy)``, as ``rules.los._Fov._open_gaps`` finds them (a gap's farthest
+    board (``w`` x ``h`` true lengths) farther than ``reach`` from ``(cx, cy)``, as ``rules.los._Fov._open_gaps`` finds them (a gap's farthest
     point on the board is one of its ends or a corner of the board within it): ``(lo, hi, narrow)``, the gaps'
     ends as arrays and whether all of them are narrower than :data:`NARROW` (exact directions between two
     shadows, whose cells the search walks, each given the exact test)."""
@@ -212,28 +217,23 @@ def _open_gaps(lo, hi, reach: float, cx: float, cy: float, w: int, h: int):
 
 
 class _Obstacles:
-    """The walls' and blocking cells' spans seen from ``(ox, oy)`` (see the module's docstring), taken in as the
-    rings come to them (:meth:`upto`): the touched ones ``(lo, hi, from)`` and the shadows ``(lo, hi, beyond)``,
-    each filed as :func:`_unwrapped` does. An obstacle's shadow begins beyond its nearest point, so those that
-    hold within a distance are all of obstacles nearer than it."""
+    """The obstacles' spans seen from ``(cx, cy)`` (see the module's docstring), taken in as the rings come to
+    them (:meth:`upto`): the touched ones ``(lo, hi, from)`` and the shadows ``(lo, hi, beyond)``, each filed as
+    :func:`_unwrapped` does. An obstacle's shadow begins beyond its nearest point, so those that hold within a
+    distance are all of obstacles nearer than it. ``pieces``: walls (``x0, y0, x1, y1, err`` arrays), each a
+    span of its own (``rules.los._Fov._add_piece``); ``spans``: obstacles whose span is found already (``lo,
+    hi, farthest, nearest``: blocking cells, a hex board's chains of walls), within a margin of :data:`EPS`."""
 
-    def __init__(self, index, ox: int, oy: int) -> None:
-        self.cx, self.cy = cx, cy = ox + 0.5, oy + 0.5
-        x0, y0, x1, y1, err = _walls(index)
+    def __init__(self, cx: float, cy: float, pieces: tuple, spans: tuple) -> None:
+        self.cx, self.cy = cx, cy
+        x0, y0, x1, y1, err = pieces
         vx, vy = x1 - x0, y1 - y0
         ax, ay = x0 - cx, y0 - cy
         t = np.clip(-(ax * vx + ay * vy) / (vx * vx + vy * vy), 0.0, 1.0)
         near = np.hypot(ax + t * vx, ay + t * vy)  # rules.fovtiles.seg_distance
-        self.walls = (x0, y0, x1, y1, err, vx, vy, near)
-        self.wall_from = near - err - 1e-6  # rules.los._Fov._obstacle_list
-        w = index.width
-        blocked = [i for i in index.blocked_idx if i != oy * w + ox]
-        by, bx = np.divmod(np.array(blocked, dtype=np.int64), w)
-        self.blocks = bx.astype(np.float64), by.astype(np.float64)
-        bx, by = self.blocks
-        nx = np.maximum(np.maximum(bx - cx, 0.0), cx - bx - 1)
-        ny = np.maximum(np.maximum(by - cy, 0.0), cy - by - 1)
-        self.block_from = np.hypot(nx, ny) - 1e-6
+        self.pieces = (x0, y0, x1, y1, err, vx, vy, near)
+        self.piece_from = near - err - 1e-6  # rules.los._Fov._obstacle_list
+        self.spans = spans
         self.reach = -math.inf
         self.touched: list = []
         self.shadow: list = []
@@ -242,19 +242,22 @@ class _Obstacles:
     def upto(self, reach: float) -> tuple:
         """Every obstacle that begins within ``reach``: ``(touched, shadows)`` as arrays ``(lo, hi, at)``."""
         if reach > self.reach:
-            walls = (self.wall_from > self.reach) & (self.wall_from <= reach)
-            blocks = (self.block_from > self.reach) & (self.block_from <= reach)
+            pieces = (self.piece_from > self.reach) & (self.piece_from <= reach)
+            lo, hi, far, start = self.spans
+            spans = (start > self.reach) & (start <= reach)
             self.reach = reach
-            if walls.any():
-                self._walls(*(a[walls] for a in self.walls), self.wall_from[walls])
-            if blocks.any():
-                self._blocks(self.blocks[0][blocks], self.blocks[1][blocks], self.block_from[blocks])
-            if walls.any() or blocks.any() or self.kept is None:
+            if pieces.any():
+                self._pieces(*(a[pieces] for a in self.pieces), self.piece_from[pieces])
+            if spans.any():
+                lo, hi, far, start = lo[spans], hi[spans], far[spans], start[spans]
+                self.touched.append(_unwrapped(lo - EPS, hi + EPS, start))
+                self._shadow(lo + EPS, hi - EPS, far + 1e-9)
+            if pieces.any() or spans.any() or self.kept is None:
                 self.kept = tuple(tuple(np.concatenate(p) if p else np.zeros(0) for p in zip(*parts)) if parts
                                   else (np.zeros(0),) * 3 for parts in (self.touched, self.shadow))
         return self.kept
 
-    def _walls(self, x0, y0, x1, y1, err, vx, vy, near, starts) -> None:
+    def _pieces(self, x0, y0, x1, y1, err, vx, vy, near, starts) -> None:
         cx, cy = self.cx, self.cy
         through = near <= 1e-6 + 2 * err  # (nearly) through the origin's centre: every direction touched
         if through.any():
@@ -281,28 +284,100 @@ class _Obstacles:
             m, e = margin[longs][owner], err[longs][owner]
             self._shadow(plo + m, phi - m, pfar + e + 1e-6)
 
-    def _blocks(self, bx, by, starts) -> None:
-        lo, hi, far = _span([bx, bx + 1, bx, bx + 1], [by, by, by + 1, by + 1], self.cx, self.cy)
-        self.touched.append(_unwrapped(lo - EPS, hi + EPS, starts))
-        self._shadow(lo + EPS, hi - EPS, far + 1e-9)
-
     def _shadow(self, lo, hi, beyond) -> None:
         real = lo < hi  # (a span narrower than its margins shadows nothing)
         self.shadow.append(_unwrapped(lo[real], hi[real], beyond[real]))
 
 
-def visible(index, ox: int, oy: int, radius: float | None, test) -> set:
-    """The cells a token in ``(ox, oy)`` sees on the squares of ``index`` (a ``rules.board.SegmentIndex``), as
-    ``rules.los.visible_cells`` gives them: ``test(x, y)`` the exact test of a doubtful cell (True: seen).
+def _blocked(index, ox: int, oy: int) -> tuple:
+    """The blocking cells but the origin's own, as arrays of their columns and rows."""
+    w = index.width
+    by, bx = np.divmod(np.array([i for i in index.blocked_idx if i != oy * w + ox], dtype=np.int64), w)
+    return bx, by
+
+
+def _square_obstacles(index, ox: int, oy: int) -> _Obstacles:
+    """The walls and blocking squares (their corners' span; nearest point, ``rules.los._Fov._block_distance``)."""
+    cx, cy = ox + 0.5, oy + 0.5
+    bx, by = (a.astype(np.float64) for a in _blocked(index, ox, oy))
+    lo, hi, far = _span([bx, bx + 1, bx, bx + 1], [by, by, by + 1, by + 1], cx, cy)
+    nx = np.maximum(np.maximum(bx - cx, 0.0), cx - bx - 1)
+    ny = np.maximum(np.maximum(by - cy, 0.0), cy - by - 1)
+    return _Obstacles(cx, cy, _walls(index), (lo, hi, far, np.hypot(nx, ny) - 1e-6))
+
+
+def _chain_arrays(index, chains: list) -> tuple:
+    """A hex board's walls as ``rules.los._HexFov._chains`` joins them, in arrays (once per board version, kept on
+    the index): the walls alone ``(x0, y0, x1, y1, err)``; the chains' circles ``(mx, my, rad)``, their points
+    (each chain's first point repeated to the longest's count: the same span) and their pieces with the number
+    of the chain each belongs to."""
+    found = index.__dict__.get("_chain_arrays")
+    if found is None:
+        alone = [p for pieces, pts, *_ in chains if pts is None for p in pieces]
+        joined = [c for c in chains if c[1] is not None]
+        most = max((len(c[1]) for c in joined), default=1)
+        circles = np.array([c[2:] for c in joined], dtype=np.float64).reshape(-1, 3)
+        points = np.array([c[1] + [c[1][0]] * (most - len(c[1])) for c in joined], dtype=np.float64)
+        points = points.reshape(len(joined), most, 2)
+        pieces = np.array([p for c in joined for p in c[0]], dtype=np.float64).reshape(-1, 5)
+        owner = np.repeat(np.arange(len(joined)), [len(c[0]) for c in joined]).astype(np.int64)
+        found = index.__dict__["_chain_arrays"] = (
+            np.array(alone, dtype=np.float64).reshape(-1, 5), circles, points, pieces, owner)
+    return found
+
+
+def _hex_obstacles(index, ox: int, oy: int, chains: list) -> _Obstacles:
+    """The walls in chains as ``rules.los._HexFov._add_segment`` takes them (a chain near the origin piece by
+    piece, one farther off by the span of its points) and the blocking hexes (their corners' span; nearest
+    ``rules.los._HexFov._block_distance``), in true lengths."""
+    grid = index.grid
+    ux, uy = grid.unit
+    px, py = grid.centre((ox, oy))
+    cx, cy = px * ux, py * uy
+    alone, circles, points, pieces, owner = _chain_arrays(index, chains)
+    mx, my, rad = circles[:, 0], circles[:, 1], circles[:, 2]
+    dist = np.hypot(mx - cx, my - cy)
+    near = dist - rad < 5  # near the origin a chain may wrap round it: its pieces one by one
+    walls = np.concatenate((alone, pieces[near[owner]]))
+    far_ = ~near
+    lo, hi, farthest = _span(list(points[far_, :, 0].T), list(points[far_, :, 1].T), cx, cy)
+    spans = [(lo, hi, farthest, dist[far_] - rad[far_] - 1e-6)]
+    bx, by = _blocked(index, ox, oy)
+    if len(bx):
+        centres = np.array([grid.centre((x, y)) for x, y in zip(bx.tolist(), by.tolist())], dtype=np.float64)
+        corners = np.array([grid.corners((x, y)) for x, y in zip(bx.tolist(), by.tolist())], dtype=np.float64)
+        lo, hi, farthest = _span(list(corners[:, :, 0].T * ux), list(corners[:, :, 1].T * uy), cx, cy)
+        spans.append((lo, hi, farthest, np.hypot(centres[:, 0] * ux - cx, centres[:, 1] * uy - cy) - 0.6 - 1e-6))
+    return _Obstacles(cx, cy, tuple(walls[:, k] for k in range(5)), tuple(np.concatenate(p) for p in zip(*spans)))
+
+
+def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | None = None) -> set:
+    """The cells a token in ``(ox, oy)`` sees on the board of ``index`` (a ``rules.board.SegmentIndex``), as
+    ``rules.los.visible_cells`` gives them: ``test(x, y)`` the exact test of a doubtful cell (True: seen); on
+    hexes, ``chains`` the walls as ``rules.los._HexFov._chains`` joins them.
 
     Ring by ring of the offset table (:func:`_rings`), with the obstacles that may reach into it; once the
     shadows that hold for every cell beyond a ring cover every direction, the cells beyond are hidden."""
-    w, h = index.width, index.height
-    obstacles = _Obstacles(index, ox, oy)
+    w, h, grid = index.width, index.height, index.grid
+    if grid.hex:
+        ux, uy = grid.unit
+        ex, ey = grid.extent(w, h)
+        obstacles, ex, ey = _hex_obstacles(index, ox, oy, chains), ex * ux, ey * uy
+        px, py = grid.centre((ox, oy))
+
+        def place(x: int, y: int) -> tuple[int, int]:  # a centre's offset in quarters of map units: exact
+            qx, qy = grid.centre((x, y))
+            return round(4 * (qx - px)), round(4 * (qy - py))
+    else:
+        obstacles, ex, ey = _square_obstacles(index, ox, oy), w, h
+
+        def place(x: int, y: int) -> tuple[int, int]:
+            return x - ox, y - oy
+    cx, cy = obstacles.cx, obstacles.cy
     out = {(ox, oy)}
     doubtful = []
     gaps = None  # the gaps in the shadow that lead on, after the first ring: the cells beyond in them alone
-    for reach, ring, dist, dx, dy in _rings(w, h):
+    for reach, ring, dist, dx, dy in _rings(grid, w, h, parity(grid, ox, oy) if grid.hex else 0):
         x, y = dx + ox, dy + oy
         on = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         if radius is not None:
@@ -332,34 +407,35 @@ def visible(index, ox: int, oy: int, radius: float | None, test) -> set:
         if radius is not None and reach >= radius:
             break
         cast = s_beyond < reach
-        gaps = _open_gaps(s_lo[cast], s_hi[cast], reach, ox + 0.5, oy + 0.5, w, h)
+        gaps = _open_gaps(s_lo[cast], s_hi[cast], reach, cx, cy, ex, ey)
         if not len(gaps[0]):  # every cell beyond is in the shadow
             break
-    out.update(_tested(doubtful, ox, oy, test))
+    out.update(_tested(doubtful, place, test))
     return out
 
 
-def _tested(cells: list, ox: int, oy: int, test) -> list:
-    """Of the doubtful ``cells``, those the exact test ``test`` sees from ``(ox, oy)``, with fewer tests: in one
-    direction from the origin a sight line once blocked stays blocked farther on (what blocks the nearer line
-    lies inside the farther one, away from its ends: a wall crossing or running along it, walls meeting from
-    both sides at a point of it, a blocking cell it passes through, which cannot be the farther end's cell),
-    so of the cells in one direction those seen are the nearest ones, up to the first not seen: found by
-    bisection."""
+def _tested(cells: list, place, test) -> list:
+    """Of the doubtful ``cells``, those the exact test ``test`` sees, with fewer tests: in one direction from the
+    origin a sight line once blocked stays blocked farther on (what blocks the nearer line lies inside the
+    farther one, away from its ends: a wall crossing or running along it, walls meeting from both sides at a
+    point of it, a blocking cell it passes through, which cannot be the farther end's cell), so of the cells
+    in one direction those seen are the nearest ones, up to the first not seen: found by bisection.
+    ``place(x, y)``: a cell's centre from the origin's in whole numbers of a unit (one direction: the same
+    reduced pair)."""
     rays: dict = {}
-    for x, y in cells:
-        dx, dy = x - ox, y - oy
+    for cell in cells:
+        dx, dy = place(*cell)
         k = math.gcd(dx, dy)
-        rays.setdefault((dx // k, dy // k), []).append(k)
+        rays.setdefault((dx // k, dy // k), []).append((k, cell))
     out = []
-    for (a, b), steps in rays.items():
+    for steps in rays.values():
         steps.sort()
         lo, hi = 0, len(steps)  # steps[:lo] seen, steps[hi:] not
         while lo < hi:
             mid = (lo + hi) // 2
-            if test(ox + a * steps[mid], oy + b * steps[mid]):
+            if test(*steps[mid][1]):
                 lo = mid + 1
             else:
                 hi = mid
-        out += [(ox + a * k, oy + b * k) for k in steps[:lo]]
+        out += [cell for _k, cell in steps[:lo]]
     return out

@@ -47,6 +47,23 @@ def offsets(w: int, h: int) -> tuple:
     return tuple(out)
 
 
+@lru_cache(maxsize=8)
+def hex_offsets(grid, w: int, h: int, p: int) -> tuple:
+    """:func:`offsets` on hexes, from a cell of row (pointy) / column (flat) parity ``p``: the offset
+    coordinates' differences ``(dx, dy)`` with the true distance and angle between the centres."""
+    ux, uy = grid.unit
+    o = (0, p) if grid.pointy else (p, 0)
+    ox, oy = grid.centre(o)
+    out = []
+    for dy in range(-h + 1, h):
+        for dx in range(-w + 1, w):
+            x, y = grid.centre((o[0] + dx, o[1] + dy))
+            ex, ey = (x - ox) * ux, (y - oy) * uy
+            out.append((math.hypot(ex, ey), math.atan2(ey, ex), dx, dy))
+    out.sort()
+    return tuple(out)
+
+
 def seg_distance(ax: float, ay: float, vx: float, vy: float) -> float:
     """Distance from the origin to the segment a + t v, t in 0..1."""
     vv = vx * vx + vy * vy

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 
 from . import fovarray
 from .board import Board, SegmentIndex, cell_id, orient
-from .fovtiles import BandsAndTiles, SquareTiles, bands_of, offsets as _offsets, seg_distance as _seg_distance, tile_circles
+from .fovtiles import (BandsAndTiles, SquareTiles, bands_of, hex_offsets as _hex_offsets, offsets as _offsets,
+                       seg_distance as _seg_distance, tile_circles)
 from .hexgeom import hex_contact, parity
 from .text import say
 
@@ -583,18 +584,28 @@ def visible_cells(board: Board, origin, radius: float | None = None) -> set:
     direction that still leads onto the board, the search stops. Cells in
     the shadow are skipped a band at a time, obstacles come in tiles, one in
     the shadow left out whole (:mod:`rules.fovtiles`; :class:`_HexFov`).
-    On a big square board (:func:`rules.fovarray.worth_it`) the same sets
-    are found for every cell at once in arrays (:mod:`rules.fovarray`): the
-    same cells, in half the time of an open view or less, a millisecond
-    more where walls close the view in (#69).
+    On a big board (:func:`rules.fovarray.worth_it`), squares or hexes, the
+    same sets are found for many cells at once in arrays
+    (:mod:`rules.fovarray`): the same cells, in half the time of an open view
+    or less, a millisecond or two more where walls close the view in (#69).
     """
     ox, oy = _check_cell(board, origin)
     index = board.segments()
+    big = fovarray.worth_it(index.width, index.height, radius)  # a big board: every cell at once (#69)
     if board.grid.hex:
-        return _HexFov(index, ox, oy, radius).run()
-    if fovarray.worth_it(index.width, index.height, radius):  # a big board: every cell at once (#69)
+        fov = _HexFov(index, ox, oy, radius)
+        return fovarray.visible(index, ox, oy, radius, hex_sight(index, ox, oy), fov._chains()) if big else fov.run()
+    if big:
         return fovarray.visible(index, ox, oy, radius, square_sight(index, ox, oy))
     return _SquareFov(index, ox, oy, radius).run()
+
+
+def hex_sight(index: SegmentIndex, ox: int, oy: int):
+    """The exact test of :func:`_hex_sight` from hex ``(ox, oy)``: ``test(x, y)`` True where it sees ``(x, y)``."""
+    w, grid = index.width, index.grid
+    px, py = grid.centre((ox, oy))
+    return lambda x, y: not _hex_sight(index, px, py, *grid.centre((x, y)), (oy * w + ox, y * w + x), False, True,
+                                       None)[0]
 
 
 def square_sight(index: SegmentIndex, ox: int, oy: int):
@@ -1042,23 +1053,6 @@ class _Fov:
 class _SquareFov(SquareTiles, _Fov):
     """:class:`_Fov` with the offset table in bands and the obstacles in tiles (:mod:`rules.fovtiles`, #69): what
     :func:`visible_cells` runs on squares; :class:`_Fov` alone is the search of before, the tests' reference."""
-
-
-@lru_cache(maxsize=8)
-def _hex_offsets(grid, w: int, h: int, p: int) -> tuple:
-    """:func:`_offsets` on hexes, from a cell of row (pointy) / column (flat) parity ``p``: the offset
-    coordinates' differences ``(dx, dy)`` with the true distance and angle between the centres."""
-    ux, uy = grid.unit
-    o = (0, p) if grid.pointy else (p, 0)
-    ox, oy = grid.centre(o)
-    out = []
-    for dy in range(-h + 1, h):
-        for dx in range(-w + 1, w):
-            x, y = grid.centre((o[0] + dx, o[1] + dy))
-            ex, ey = (x - ox) * ux, (y - oy) * uy
-            out.append((math.hypot(ex, ey), math.atan2(ey, ex), dx, dy))
-    out.sort()
-    return tuple(out)
 
 
 #: the width, in true lengths, of a band of :func:`_hex_bands`

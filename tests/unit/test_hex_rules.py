@@ -5,6 +5,7 @@ a brute force of the step rule from its definition (rules/hexgeom.py)."""
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -292,6 +293,64 @@ def test_hex_visible_cells_on_walled_boards_is_line_of_fire(board, origin, tile)
     with patch("rules.los._TILE", tile):
         seen = visible_cells(board, origin)
     assert seen == {(x, y) for x in range(16) for y in range(16) if can_see(board, origin, (x, y))}
+
+
+@settings(max_examples=120, deadline=None)
+@given(hex_boards(), cells, st.one_of(st.none(), st.floats(0, 6)))
+def test_hex_visible_cells_in_arrays_is_line_of_fire_to_every_cell(board, origin, radius):
+    # a big board's field of view (rules.fovarray, #69), made to run on these small boards
+    from unittest.mock import patch
+
+    from rules import fovarray
+
+    with patch.object(fovarray, "WORTH", 0), patch.object(fovarray, "visible", wraps=fovarray.visible) as arrays:
+        seen = visible_cells(board, origin, radius)
+    assert arrays.called
+    assert seen == seen_by_line_of_fire(board, origin, radius)
+
+
+@settings(max_examples=40, deadline=None)
+@given(walled_hex_boards(), st.tuples(st.integers(0, 15), st.integers(0, 15)))
+def test_hex_visible_cells_in_arrays_on_walled_boards_is_the_search(board, origin):
+    from unittest.mock import patch
+
+    from rules import fovarray
+    from rules.los import _HexFov
+
+    with patch.object(fovarray, "WORTH", 0), patch.object(fovarray, "visible", wraps=fovarray.visible) as arrays:
+        seen = visible_cells(board, origin)
+    assert arrays.called
+    assert seen == _HexFov(board.segments(), *origin, None).run()
+    assert seen == {(x, y) for x in range(16) for y in range(16) if can_see(board, origin, (x, y))}
+
+
+@pytest.mark.parametrize("grid", HEXES)
+def test_hex_visible_cells_in_arrays_on_a_bigger_board_is_the_search(grid):
+    from unittest.mock import patch
+
+    from rules import fovarray
+    from rules.los import _HexFov
+
+    rnd = random.Random(69)
+    b = Board(60, 60, grid)
+    ex, ey = grid.extent(60, 60)
+    for i in range(700):
+        if i % 5:  # runs of hex edges (chains), and some walls at float points, long ones among them
+            corners = grid.corners((rnd.randrange(60), rnd.randrange(60)))
+            k = rnd.randrange(6)
+            for j in range(rnd.randint(1, 4)):
+                b.add_wall(corners[(k + j) % 6], corners[(k + j + 1) % 6])
+        else:
+            x, y = rnd.uniform(0, ex), rnd.uniform(0, ey)
+            b.add_wall((x, y), (x + rnd.uniform(-9, 9), y + rnd.uniform(-9, 9)))
+    for _ in range(60):
+        b.block((rnd.randrange(60), rnd.randrange(60)))
+    index = b.segments()
+    with patch.object(fovarray, "WORTH", 0), patch.object(fovarray, "visible", wraps=fovarray.visible) as arrays:
+        for _ in range(16):
+            origin, radius = (rnd.randrange(60), rnd.randrange(60)), rnd.choice([None, None, 5.5, 14.0])
+            assert visible_cells(b, origin, radius) == _HexFov(index, *origin, radius).run(), (origin, radius)
+    assert arrays.call_count == 16
 
 
 def test_hex_visible_cells_gap_walk_tests_a_cell_another_gaps_ray_passed():
