@@ -39,6 +39,7 @@ import numpy as np
 
 from .fovtiles import hex_offsets, offsets
 from .hexgeom import parity
+from .stepsearch import cells_of
 
 #: radians: the margin between a decided direction and a doubtful one (``rules.los._EPS``)
 EPS = 1e-9
@@ -353,8 +354,9 @@ def _hex_obstacles(index, ox: int, oy: int, chains: list) -> _Obstacles:
 
 def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | None = None) -> set:
     """The cells a token in ``(ox, oy)`` sees on the board of ``index`` (a ``rules.board.SegmentIndex``), as
-    ``rules.los.visible_cells`` gives them: ``test(x, y)`` the exact test of a doubtful cell (True: seen); on
-    hexes, ``chains`` the walls as ``rules.los._HexFov._chains`` joins them.
+    ``rules.los.visible_cells`` gives them, each the board size's own tuple (``rules.stepsearch.cells_of``):
+    ``test(x, y)`` the exact test of a doubtful cell (True: seen); on hexes, ``chains`` the walls as
+    ``rules.los._HexFov._chains`` joins them.
 
     Ring by ring of the offset table (:func:`_rings`), with the obstacles that may reach into it; once the
     shadows that hold for every cell beyond a ring cover every direction, the cells beyond are hidden."""
@@ -374,7 +376,8 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
         def place(x: int, y: int) -> tuple[int, int]:
             return x - ox, y - oy
     cx, cy = obstacles.cx, obstacles.cy
-    out = {(ox, oy)}
+    table = cells_of(w, h)  # (the board size's own tuples: a view of thousands of cells makes none of its own)
+    out = {table[oy * w + ox]}
     doubtful = []
     gaps = None  # the gaps in the shadow that lead on, after the first ring: the cells beyond in them alone
     for reach, ring, dist, dx, dy in _rings(grid, w, h, parity(grid, ox, oy) if grid.hex else 0):
@@ -389,7 +392,7 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
             np.add.at(edges, ring.find(g_hi + EPS, "right"), -1)
             on &= np.cumsum(edges[:-1]) > 0
             if narrow:  # exact directions alone: each cell in them tested (rules.los._Fov._gap_walk)
-                doubtful += zip(x[on].tolist(), y[on].tolist())
+                doubtful += map(table.__getitem__, (y[on] * w + x[on]).tolist())
                 continue
         rank = np.concatenate(([0], np.cumsum(on)))  # a place in the ring -> among the cells looked at
         dist, x, y = dist[on], x[on], y[on]
@@ -402,8 +405,8 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
                             s_beyond[cast]) < dist
             doubt &= ~hidden
             seen = ~(hidden | doubt)
-            out.update(zip(x[seen].tolist(), y[seen].tolist()))
-            doubtful += zip(x[doubt].tolist(), y[doubt].tolist())
+            out.update(map(table.__getitem__, (y[seen] * w + x[seen]).tolist()))
+            doubtful += map(table.__getitem__, (y[doubt] * w + x[doubt]).tolist())
         if radius is not None and reach >= radius:
             break
         cast = s_beyond < reach

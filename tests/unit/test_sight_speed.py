@@ -223,3 +223,14 @@ def test_the_arrays_take_a_board_of_20000_cells_or_more(monkeypatch):
     assert los.visible_cells(board, (3, 3), 12.0) == search_of_before(board, (3, 3), 12.0)
     assert len(los.visible_cells(Board(100, 100), (50, 50))) == 100 * 100
     assert calls == [(100, 75)]  # the big board without a radius; not within 12 cells, not on 100 x 100
+
+
+def test_a_big_boards_view_is_made_of_the_board_sizes_own_cells():
+    # what lets the fog keep a big board's views as they come (webapp/game/bridge/fog.py's _sight)
+    from rules.stepsearch import cells_of
+
+    board = corner_band(150, 2000)
+    table = cells_of(150, 150)
+    for origin in [(100, 75), (5, 5), (149, 0)]:
+        seen = los.visible_cells(board, origin)
+        assert seen and all(c is table[c[1] * 150 + c[0]] for c in seen)

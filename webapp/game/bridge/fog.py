@@ -25,7 +25,7 @@ from functools import lru_cache
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
-from rules import lighting as rules_lighting
+from rules import fovarray, lighting as rules_lighting
 from rules.grid import SQUARE, Grid
 from rules.los import visible_cells
 
@@ -208,13 +208,16 @@ def _compute(game: "Game", token: "Token") -> Cells:
 
 def _sight(board, cells, vision: Vision) -> Cells:
     """What a token covering ``cells`` sees on ``board`` (run off the loop on a big board: reads the board only,
-    and adds to ``vision.cells``, which holds equal values whoever adds them)."""
+    and adds to ``vision.cells``, which holds equal values whoever adds them). On a big board the field of view's
+    squares are the board size's own tuples already (``rules.fovarray.visible``): not made the views' again."""
     out: set = set()
     for cell in cells:
         if board.in_bounds(cell) and not board.is_blocked(cell):
             out |= visible_cells(board, cell)
         elif board.in_bounds(cell):
             out.add(cell)
+    if fovarray.worth_it(board.width, board.height, None):
+        return frozenset(out)
     return _shared(vision, out)
 
 
