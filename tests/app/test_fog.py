@@ -323,7 +323,7 @@ def _cells_of_path(d: str) -> set:
 def test_the_fog_paths_cover_exactly_their_squares():
     import random
 
-    from webapp.game.bridge.fog import _gaps, _path, _runs, cells_path
+    from webapp.game.bridge.fog import _grid, _grid_runs, _path, _runs, cells_path
     rnd = random.Random(12)
     for _ in range(50):
         w, h = rnd.randint(1, 30), rnd.randint(1, 30)
@@ -331,7 +331,12 @@ def test_the_fog_paths_cover_exactly_their_squares():
         outside = {(-1, 0), (w, 0), (0, -1), (0, h), (w + 3, h + 3)}  # off the board: not drawn
         assert _cells_of_path(cells_path(cells | outside, w, h)) == cells
         everything = {(x, y) for y in range(h) for x in range(w)}
-        assert _cells_of_path(_path(_gaps(_runs(cells, w, h), w, h))) == everything - cells
+        assert _cells_of_path(_path(_grid_runs(~_grid(cells | outside, w, h)))) == everything - cells
+        runs = {}  # each row's runs, left to right, each as long as it goes
+        for x, y in sorted(cells, key=lambda c: (c[1], c[0])):
+            row = runs.setdefault(y, [])
+            row[-1:] = [(row[-1][0], x + 1)] if row and row[-1][1] == x else [*row[-1:], (x, x + 1)]
+        assert _runs(cells | outside, w, h) == runs
 
 
 def _element(html: str, start_tag: str, name: str) -> str:

@@ -19,11 +19,13 @@ player's view once however many fragments, previews and checks ask.
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from functools import lru_cache
+from itertools import chain
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from rules import fovarray, lighting as rules_lighting
 from rules.grid import SQUARE, Grid
@@ -565,45 +567,46 @@ def tokens_shown(game: "Game", actor: "Actor", shown: frozenset) -> None:
 # --- drawing ---------------------------------------------------------------
 
 
-_RUN = re.compile(rb"\x01+")  #: a run of marked squares in a row of ``_runs``' grid
+def _grid(cells, width: int, height: int) -> np.ndarray:
+    """``cells`` on the board marked in a grid of booleans (rows of ``width``; those off the board left out): read
+    in C, not a square at a time (on the biggest maps a move under fog drew tens of thousands of squares)."""
+    grid = np.zeros(width * height, dtype=bool)
+    if cells:
+        xy = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells))
+        x, y = xy[0::2], xy[1::2]
+        on = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        grid[y[on] * width + x[on]] = True
+    return grid.reshape(height, width)
+
+
+def _grid_runs(grid: np.ndarray) -> dict[int, list[tuple[int, int]]]:
+    """Each row's runs of marked squares ``[x0, x1)`` in ``grid`` (the rows with none left out): where a row,
+    padded with an unmarked square at each end, turns marked and unmarked again (in row order, so the n-th start
+    of a row goes with its n-th end)."""
+    height, width = grid.shape
+    padded = np.zeros((height, width + 2), dtype=np.int8)
+    padded[:, 1:-1] = grid
+    turns = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(turns == 1)
+    ends = np.nonzero(turns == -1)[1]
+    out: dict[int, list[tuple[int, int]]] = {}
+    for y, x0, x1 in zip(rows.tolist(), starts.tolist(), ends.tolist()):
+        found = out.get(y)
+        if found is None:
+            out[y] = [(x0, x1)]
+        else:
+            found.append((x0, x1))
+    return out
 
 
 def _runs(cells, width: int, height: int) -> dict[int, list[tuple[int, int]]]:
-    """Each row's runs of squares ``[x0, x1)`` among ``cells`` (the rows with none left out): the squares marked in
-    a grid of bytes, each row's runs found by the regular expression engine (in C: on the biggest maps a move under
-    fog drew tens of thousands of squares a square at a time)."""
-    grid = bytearray(width * height)
-    for x, y in cells:
-        if 0 <= x < width and 0 <= y < height:
-            grid[y * width + x] = 1
-    out = {}
-    finditer = _RUN.finditer
-    for base in range(0, width * height, width):
-        found = [(m.start() - base, m.end() - base) for m in finditer(grid, base, base + width)]
-        if found:
-            out[base // width] = found
-    return out
+    """Each row's runs of squares ``[x0, x1)`` among ``cells`` (the rows with none left out)."""
+    return _grid_runs(_grid(cells, width, height))
 
 
 def _path(runs: dict[int, list[tuple[int, int]]]) -> str:
     """One SVG path: a rectangle per run."""
     return "".join(f"M{x0} {y}h{x1 - x0}v1h{x0 - x1}z" for y in sorted(runs) for x0, x1 in runs[y])
-
-
-def _gaps(runs: dict[int, list[tuple[int, int]]], width: int, height: int) -> dict[int, list[tuple[int, int]]]:
-    """The runs of the squares not in ``runs``."""
-    out = {}
-    for y in range(height):
-        gaps, at = [], 0
-        for x0, x1 in runs.get(y, ()):
-            if x0 > at:
-                gaps.append((at, x0))
-            at = x1
-        if at < width:
-            gaps.append((at, width))
-        if gaps:
-            out[y] = gaps
-    return out
 
 
 def cells_path(cells, width: int, height: int) -> str:
@@ -643,10 +646,10 @@ def layer(game: "Game", actor: "Actor") -> dict | None:
 def _layer(gm: bool, seen: Cells, known: Cells, w: int, h: int) -> dict:
     """The fog layer's paths (``layer``) from what is seen now and what was seen before (pure: off the loop on a
     big board)."""
-    dim = [c for c in known if c not in seen]
-    known_runs = _runs(seen, w, h) if not known else _runs(set(known) | seen, w, h)
-    unseen = _path(_gaps(known_runs, w, h))
-    return {"dark": "" if gm else unseen, "tint": unseen if gm else "", "dim": cells_path(dim, w, h)}
+    now = _grid(seen, w, h)
+    before = _grid(known, w, h) if known else now
+    unseen = _path(_grid_runs(~(now | before)))
+    return {"dark": "" if gm else unseen, "tint": unseen if gm else "", "dim": _path(_grid_runs(before & ~now))}
 
 
 def prepared_layer(board, fog_on: bool) -> dict | None:
