@@ -37,7 +37,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from .fovtiles import hex_offsets, offsets
 from .hexgeom import parity
 from .stepsearch import cells_of
 
@@ -63,20 +62,57 @@ RING = 8.0
 
 @lru_cache(maxsize=8)
 def _rings(grid, w: int, h: int, p: int) -> tuple:
-    """The offset table of a ``w`` x ``h`` board (``rules.fovtiles.offsets``, on hexes ``hex_offsets`` from a
-    cell of parity ``p``: the distances and angles as the search has them) in rings, the first to
-    :data:`RING`, each next one twice as far: ``(reach, angle, distance, dx, dy)`` each, the arrays sorted by
-    angle."""
-    table = np.array(hex_offsets(grid, w, h, p) if grid.hex else offsets(w, h), dtype=np.float64)
+    """The offset table of a ``w`` x ``h`` board (as ``rules.fovtiles.offsets``, on hexes ``hex_offsets`` from a
+    cell of parity ``p``: every ``(dx, dy)`` from a cell to another, the true distance and angle between their
+    centres) in rings, the first to :data:`RING`, each next one twice as far: ``(reach, angle, distance, dx,
+    dy)`` each, the arrays sorted by angle. Worked out in arrays (the search's table is Python's, built cell by
+    cell: a second on 300 x 300 hexes); a distance may differ from the search's in its last bit, which the
+    margins of every comparison but a radius's hold (:func:`_within` rounds as the search does)."""
+    dx = np.arange(-w + 1, w, dtype=np.int64)
+    dy = np.arange(-h + 1, h, dtype=np.int64)
+    if grid.hex:
+        ux, uy = grid.unit
+        o = (0, p) if grid.pointy else (p, 0)
+        ox, oy = grid.centre(o)
+        # a hex's centre: pointy, its column plus its row's offset across, its row's height down; flat, the same
+        # with columns and rows swapped (rules.grid.Grid.centre)
+        if grid.pointy:
+            across = np.array([grid.centre((0, o[1] + j))[0] for j in dy.tolist()])
+            down = np.array([grid.centre((0, o[1] + j))[1] for j in dy.tolist()])
+            ex = ((dx[None, :] + across[:, None]) - ox) * ux
+            ey = np.broadcast_to((down[:, None] - oy) * uy, ex.shape)
+        else:
+            across = np.array([grid.centre((o[0] + i, 0))[0] for i in dx.tolist()])
+            down = np.array([grid.centre((o[0] + i, 0))[1] for i in dx.tolist()])
+            ey = ((dy[:, None] + down[None, :]) - oy) * uy
+            ex = np.broadcast_to((across[None, :] - ox) * ux, ey.shape)
+    else:
+        ex = np.broadcast_to(dx[None, :].astype(np.float64), (len(dy), len(dx)))
+        ey = np.broadcast_to(dy[:, None].astype(np.float64), (len(dy), len(dx)))
+    dist, angle = np.hypot(ex, ey).ravel(), np.arctan2(ey, ex).ravel()
+    cols = np.broadcast_to(dx[None, :], ex.shape).ravel().astype(np.int32)
+    rows = np.broadcast_to(dy[:, None], ex.shape).ravel().astype(np.int32)
+    exs, eys = np.ascontiguousarray(ex).ravel(), np.ascontiguousarray(ey).ravel()
     rings, inner, reach = [], 0.0, RING
-    while inner < table[-1, 0]:
-        part = table[(table[:, 0] > inner) & (table[:, 0] <= reach)]
-        part = part[np.argsort(part[:, 1], kind="stable")]
-        angle = np.ascontiguousarray(part[:, 1])
-        rings.append((reach, _Sorted(angle), np.ascontiguousarray(part[:, 0]), part[:, 2].astype(np.int32),
-                      part[:, 3].astype(np.int32)))
+    top = dist.max()
+    while inner < top:
+        part = np.flatnonzero((dist > inner) & (dist <= reach))
+        part = part[np.argsort(angle[part], kind="stable")]
+        rings.append((reach, _Sorted(np.ascontiguousarray(angle[part])), dist[part], cols[part], rows[part],
+                      exs[part], eys[part]))
         inner, reach = reach, 2 * reach
     return tuple(rings)
+
+
+def _within(dist, ex, ey, radius: float):
+    """Which of the distances ``dist`` (of the true offsets ``ex``, ``ey``) are within ``radius``, as the search
+    tells it (``math.hypot``, which may round otherwise than numpy's in the last bit: the few near the radius
+    worked out again as it does)."""
+    inside = dist <= radius
+    near = np.flatnonzero(np.abs(dist - radius) <= 1e-9 * max(1.0, radius))
+    for k in near.tolist():
+        inside[k] = math.hypot(float(ex[k]), float(ey[k])) <= radius
+    return inside
 
 
 class _Sorted:
@@ -380,11 +416,11 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
     out = {table[oy * w + ox]}
     doubtful = []
     gaps = None  # the gaps in the shadow that lead on, after the first ring: the cells beyond in them alone
-    for reach, ring, dist, dx, dy in _rings(grid, w, h, parity(grid, ox, oy) if grid.hex else 0):
+    for reach, ring, dist, dx, dy, ex_, ey_ in _rings(grid, w, h, parity(grid, ox, oy) if grid.hex else 0):
         x, y = dx + ox, dy + oy
         on = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         if radius is not None:
-            on &= dist <= radius
+            on &= _within(dist, ex_, ey_, radius)
         if gaps is not None:
             g_lo, g_hi, narrow = gaps
             edges = np.zeros(ring.n + 1, dtype=np.int64)

@@ -328,7 +328,7 @@ def test_hex_visible_cells_in_arrays_on_walled_boards_is_the_search(board, origi
 def test_hex_visible_cells_in_arrays_on_a_bigger_board_is_the_search(grid):
     from unittest.mock import patch
 
-    from rules import fovarray
+    from rules import fovarray, fovtiles
     from rules.los import _HexFov
 
     rnd = random.Random(69)
@@ -348,7 +348,9 @@ def test_hex_visible_cells_in_arrays_on_a_bigger_board_is_the_search(grid):
     index = b.segments()
     with patch.object(fovarray, "WORTH", 0), patch.object(fovarray, "visible", wraps=fovarray.visible) as arrays:
         for _ in range(16):
-            origin, radius = (rnd.randrange(60), rnd.randrange(60)), rnd.choice([None, None, 5.5, 14.0])
+            on_a_centre = fovtiles.hex_offsets(grid, 60, 60, 0)[rnd.randrange(3000)][0]  # a cell's distance
+            origin = (rnd.randrange(60), rnd.randrange(60))
+            radius = rnd.choice([None, None, 5.5, 14.0, on_a_centre])
             assert visible_cells(b, origin, radius) == _HexFov(index, *origin, radius).run(), (origin, radius)
     assert arrays.call_count == 16
 

@@ -161,7 +161,7 @@ def test_the_arrays_field_of_view_is_the_search_of_before(seed, monkeypatch):
     arrays = Arrays(monkeypatch)
     for _ in range(12):
         origin = (rnd.randrange(size), rnd.randrange(size))
-        radius = rnd.choice([None, None, 4.5, 12.0, 30.2])
+        radius = rnd.choice([None, None, 4.5, 12.0, 30.2, 5.0, math.hypot(5, 5)])  # (some on a cell's distance)
         assert los.visible_cells(board, origin, radius) == search_of_before(board, origin, radius), (origin, radius)
     assert arrays.calls
 
@@ -234,3 +234,21 @@ def test_a_big_boards_view_is_made_of_the_board_sizes_own_cells():
     for origin in [(100, 75), (5, 5), (149, 0)]:
         seen = los.visible_cells(board, origin)
         assert seen and all(c is table[c[1] * 150 + c[0]] for c in seen)
+
+
+def test_a_radius_cuts_the_arrays_cells_as_the_search_does():
+    # numpy's hypot rounds otherwise than math.hypot (the search's) for some offsets: a radius on such a
+    # distance must keep the same cells
+    import numpy as np
+
+    from rules import fovarray
+
+    dx, dy = (a.ravel().astype(float) for a in np.meshgrid(np.arange(120), np.arange(120)))
+    ours = np.hypot(dx, dy)
+    theirs = [math.hypot(x, y) for x, y in zip(dx.tolist(), dy.tolist())]
+    odd = [k for k, (a, b) in enumerate(zip(ours.tolist(), theirs)) if a != b]
+    assert odd  # (else this test tests nothing)
+    for k in odd[:40]:
+        radius = theirs[k]
+        inside = fovarray._within(ours, dx, dy, radius)
+        assert inside.tolist() == [d <= radius for d in theirs]
