@@ -60,7 +60,7 @@ def worth_it(w: int, h: int, radius: float | None) -> bool:
 RING = 8.0
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=6)
 def _rings(grid, w: int, h: int, p: int) -> tuple:
     """The offset table of a ``w`` x ``h`` board (as ``rules.fovtiles.offsets``, on hexes ``hex_offsets`` from a
     cell of parity ``p``: every ``(dx, dy)`` from a cell to another, the true distance and angle between their
@@ -92,26 +92,32 @@ def _rings(grid, w: int, h: int, p: int) -> tuple:
     dist, angle = np.hypot(ex, ey).ravel(), np.arctan2(ey, ex).ravel()
     cols = np.broadcast_to(dx[None, :], ex.shape).ravel().astype(np.int32)
     rows = np.broadcast_to(dy[:, None], ex.shape).ravel().astype(np.int32)
-    exs, eys = np.ascontiguousarray(ex).ravel(), np.ascontiguousarray(ey).ravel()
     rings, inner, reach = [], 0.0, RING
     top = dist.max()
     while inner < top:
         part = np.flatnonzero((dist > inner) & (dist <= reach))
         part = part[np.argsort(angle[part], kind="stable")]
-        rings.append((reach, _Sorted(np.ascontiguousarray(angle[part])), dist[part], cols[part], rows[part],
-                      exs[part], eys[part]))
+        rings.append((reach, _Sorted(np.ascontiguousarray(angle[part])), dist[part], cols[part], rows[part]))
         inner, reach = reach, 2 * reach
     return tuple(rings)
 
 
-def _within(dist, ex, ey, radius: float):
-    """Which of the distances ``dist`` (of the true offsets ``ex``, ``ey``) are within ``radius``, as the search
-    tells it (``math.hypot``, which may round otherwise than numpy's in the last bit: the few near the radius
-    worked out again as it does)."""
+def _within(dist, dx, dy, radius: float, grid, p: int):
+    """Which of the offsets ``dx``, ``dy`` (their distances ``dist``) are within ``radius``, as the search tells
+    it: numpy's hypot rounds otherwise than ``math.hypot`` in the last bit for about one offset in 200, so the
+    few near the radius are worked out again as ``rules.fovtiles.offsets`` and ``hex_offsets`` do."""
     inside = dist <= radius
     near = np.flatnonzero(np.abs(dist - radius) <= 1e-9 * max(1.0, radius))
-    for k in near.tolist():
-        inside[k] = math.hypot(float(ex[k]), float(ey[k])) <= radius
+    if len(near):
+        ux, uy = grid.unit
+        o = (0, p) if grid.pointy else (p, 0)
+        ox, oy = grid.centre(o)
+        for k in near.tolist():
+            if grid.hex:
+                x, y = grid.centre((o[0] + int(dx[k]), o[1] + int(dy[k])))
+                inside[k] = math.hypot((x - ox) * ux, (y - oy) * uy) <= radius
+            else:
+                inside[k] = math.hypot(int(dx[k]), int(dy[k])) <= radius
     return inside
 
 
@@ -129,7 +135,8 @@ class _Sorted:
         self.begins = np.concatenate((np.flatnonzero(fresh), [self.n]))
         self.bins = bins = 1 << max(4, (4 * max(len(self.values), 1) - 1).bit_length())
         self.step = 2 * math.pi / bins
-        self.first = np.searchsorted(self.values, -math.pi + self.step * np.arange(bins + 1), side="left")
+        self.first = np.searchsorted(self.values, -math.pi + self.step * np.arange(bins + 1), side="left").astype(
+            np.int32)
 
     def find(self, q, side: str):
         """``np.searchsorted(self.angle, q, side)``."""
@@ -416,11 +423,12 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
     out = {table[oy * w + ox]}
     doubtful = []
     gaps = None  # the gaps in the shadow that lead on, after the first ring: the cells beyond in them alone
-    for reach, ring, dist, dx, dy, ex_, ey_ in _rings(grid, w, h, parity(grid, ox, oy) if grid.hex else 0):
+    p = parity(grid, ox, oy) if grid.hex else 0
+    for reach, ring, dist, dx, dy in _rings(grid, w, h, p):
         x, y = dx + ox, dy + oy
         on = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         if radius is not None:
-            on &= _within(dist, ex_, ey_, radius)
+            on &= _within(dist, dx, dy, radius, grid, p)
         if gaps is not None:
             g_lo, g_hi, narrow = gaps
             edges = np.zeros(ring.n + 1, dtype=np.int64)

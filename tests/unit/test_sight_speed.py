@@ -243,12 +243,34 @@ def test_a_radius_cuts_the_arrays_cells_as_the_search_does():
 
     from rules import fovarray
 
-    dx, dy = (a.ravel().astype(float) for a in np.meshgrid(np.arange(120), np.arange(120)))
+    from rules.grid import SQUARE
+
+    dx, dy = (a.ravel() for a in np.meshgrid(np.arange(120), np.arange(120)))
     ours = np.hypot(dx, dy)
     theirs = [math.hypot(x, y) for x, y in zip(dx.tolist(), dy.tolist())]
     odd = [k for k, (a, b) in enumerate(zip(ours.tolist(), theirs)) if a != b]
     assert odd  # (else this test tests nothing)
     for k in odd[:40]:
         radius = theirs[k]
-        inside = fovarray._within(ours, dx, dy, radius)
+        inside = fovarray._within(ours, dx, dy, radius, SQUARE, 0)
         assert inside.tolist() == [d <= radius for d in theirs]
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_a_radius_cuts_the_arrays_hexes_as_the_search_does(orientation):
+    import numpy as np
+
+    from rules import fovarray, fovtiles
+    from rules.grid import Grid
+
+    grid = Grid("hex", orientation)
+    for p in (0, 1):
+        rings = fovarray._rings(grid, 40, 40, p)
+        dist, dx, dy = (np.concatenate([r[k] for r in rings]) for k in (2, 3, 4))
+        theirs = {(x, y): d for d, _a, x, y in fovtiles.hex_offsets(grid, 40, 40, p)}
+        theirs = [theirs[x, y] for x, y in zip(dx.tolist(), dy.tolist())]
+        odd = [k for k, (a, b) in enumerate(zip(dist.tolist(), theirs)) if a != b]
+        assert odd  # (else this test tests nothing)
+        for k in odd[:20]:
+            radius = theirs[k]
+            assert fovarray._within(dist, dx, dy, radius, grid, p).tolist() == [d <= radius for d in theirs]
