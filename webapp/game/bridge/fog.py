@@ -365,8 +365,10 @@ def _remember(game: "Game") -> None:
             continue  # a view holds squares of the board and revealed ones only: nothing to add
         seen = player_view(game, pid)
         if known is None or not seen <= known:
-            # a new set, not one grown in place: a page being drawn in another thread may be reading it
-            game.explored[pid] = set(seen) if known is None else known | seen
+            # a new set, not one grown in place: a page being drawn in another thread may be reading it; frozen,
+            # as the fog layers key on it (``layer``: no copy of tens of thousands of squares at each move)
+            game.explored[pid] = seen if known is None else (
+                known if isinstance(known, frozenset) else frozenset(known)) | seen
 
 
 def _seen_all(game: "Game", pid: str, known: set) -> bool:
