@@ -380,3 +380,13 @@ def test_switching_fog_sends_the_gm_its_fog_and_lighting_layers_alone_and_the_pl
         for live in (player, screen):
             whole = [m["args"][0]["html"] for m in live.get_received() if m["name"] == "update"]
             assert any('<svg id="map"' in html and 'class="wall"' in html for html in whole)
+
+
+def test_an_audiences_known_squares_are_its_memory_and_view():
+    from webapp.game.bridge.fog import _memory_and_view
+
+    memory, view = frozenset({(0, 0), (1, 0), (2, 0)}), frozenset({(1, 0)})
+    assert _memory_and_view(memory, view) is memory  # the memory holds the view (after every event): itself
+    assert _memory_and_view(set(memory), view) == memory
+    assert _memory_and_view(memory, frozenset({(1, 0), (5, 5)})) == memory | {(5, 5)}
+    assert _memory_and_view(frozenset(), view) == view

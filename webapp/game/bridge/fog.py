@@ -394,7 +394,15 @@ def known(game: "Game", actor: "Actor") -> Cells | None:
     if actor.role == "gm" or not enabled(game):
         return None
     return _cached(game, "known:" + actor.audience,
-                   lambda: heavy.run(game.board, _union, explored(game, actor), view(game, actor)))
+                   lambda: heavy.run(game.board, _memory_and_view, explored(game, actor), view(game, actor)))
+
+
+def _memory_and_view(memory: Cells, seen: Cells) -> Cells:
+    """The squares of ``memory`` or ``seen`` (pure: off the loop on a big board): the memory itself where it holds
+    the view, as it does after every event (``remember``: a look through the view, not a copy of both)."""
+    if seen <= memory:
+        return memory if isinstance(memory, frozenset) else frozenset(memory)
+    return _union(memory, seen)
 
 
 @lru_cache(maxsize=2 * MAX_SEGMENTS)
