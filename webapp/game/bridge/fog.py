@@ -242,10 +242,13 @@ def _cached(game: "Game", audience: str, compute) -> Cells:
 def player_view(game: "Game", player_id: str) -> Cells:
     """What a player sees now: their tokens' views and what the GM revealed."""
     def compute():
+        views = [token_view(game, t) for t in game.tokens.values()
+                 if t.owner == player_id and not t.hidden]  # a hidden token is the GM's to see with
+        if len(views) == 1 and not game.revealed and isinstance(views[0], frozenset):
+            return views[0]  # one token's view as it is (a big map's: tens of thousands of squares, not copied)
         out = set(game.revealed)
-        for t in game.tokens.values():
-            if t.owner == player_id and not t.hidden:  # a hidden token is the GM's to see with
-                out |= token_view(game, t)
+        for seen in views:
+            out |= seen
         return frozenset(out)
     return _cached(game, f"player:{player_id}", compute)
 
