@@ -390,3 +390,32 @@ def test_an_audiences_known_squares_are_its_memory_and_view():
     assert _memory_and_view(set(memory), view) == memory
     assert _memory_and_view(memory, frozenset({(1, 0), (5, 5)})) == memory | {(5, 5)}
     assert _memory_and_view(frozenset(), view) == view
+
+
+def test_the_squares_each_wall_touches_found_at_once_are_each_walls_own():
+    # fog._by_cell on squares samples every segment at once (_by_square): the squares _segment_cells gives each
+    import random
+
+    from rules.board import Board
+    from webapp.game.bridge import fog
+
+    for seed in range(40):
+        rnd = random.Random(seed)
+        size = rnd.choice([5, 20, 60])
+        b = Board(size, size)
+        for _ in range(rnd.randint(1, size * 4)):
+            x, y, k = rnd.randrange(-2, size + 2), rnd.randrange(-2, size + 2), rnd.random()
+            if k < 0.4:  # along grid lines (off the board too), diagonals, at float points, doors
+                b.add_wall((x, y), (x + rnd.choice([1, 2, 5]), y) if rnd.random() < .5 else (x, y + rnd.choice([1, 3])))
+            elif k < 0.6:
+                b.add_wall((x, y), (x + rnd.choice([-1, 1]), y + rnd.choice([-1, 1, 2])))
+            elif k < 0.8:
+                b.add_wall((x + rnd.random(), y + rnd.random() * rnd.choice([0, 1])),
+                           (x + rnd.uniform(-4, 4), y + rnd.choice([0, 0.5, rnd.uniform(-4, 4)])))
+            else:
+                b.add_door((x, y), (x + 1, y), closed=rnd.random() < 0.5)
+        each: dict = {}
+        for s in [*b.walls.values(), *b.doors.values()]:
+            for cell in fog._segment_cells(s.a, s.b, b.grid):
+                each.setdefault(cell, set()).add(s.id)
+        assert {c: set(ids) for c, ids in fog._by_cell(b).items()} == each, seed
