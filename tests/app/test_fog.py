@@ -271,16 +271,16 @@ def test_on_a_zone_map_a_token_sees_its_zone_and_the_zones_linked_to_it(client):
 
 
 def test_a_wall_along_a_grid_line_touches_the_squares_its_samples_touch():
-    """``fog._segment_cells`` gives a wall along a grid line between grid corners its squares at once: the very squares
-    the samples along it find (``_sampled_cells``, every other wall's way), for every such wall in a patch of
-    corners, both ways round, points included, and for long ones."""
-    from webapp.game.bridge import fog
+    """``fogwalls.segment_cells`` gives a wall along a grid line between grid corners its squares at once: the very
+    squares the samples along it find (``sampled_cells``, every other wall's way), for every such wall in a patch
+    of corners, both ways round, points included, and for long ones."""
+    from webapp.game.bridge import fogwalls
 
     corners = [(x, y) for x in range(-2, 6) for y in range(-2, 6)]
     walls = [(a, b) for a in corners for b in corners if a[0] == b[0] or a[1] == b[1]]
     walls += [((3, 7), (3, 7 + n)) for n in (40, 149, 300)] + [((150, 0), (0, 0))]
     for a, b in walls:
-        assert fog._segment_cells.__wrapped__(a, b) == fog._sampled_cells(a, b), (a, b)
+        assert fogwalls.segment_cells.__wrapped__(a, b) == fogwalls.sampled_cells(a, b), (a, b)
 
 
 def test_the_seen_part_of_a_map_holds_the_walls_touching_a_known_square_whichever_side_is_smaller():
@@ -289,7 +289,7 @@ def test_the_seen_part_of_a_map_holds_the_walls_touching_a_known_square_whicheve
     import random
 
     from rules.board import Board
-    from webapp.game.bridge import fog
+    from webapp.game.bridge import fog, fogwalls
 
     rnd = random.Random(69)
     ways = set()
@@ -302,10 +302,10 @@ def test_the_seen_part_of_a_map_holds_the_walls_touching_a_known_square_whicheve
                 board.add_door(a, b)
             else:
                 board.add_wall(a, b)
-        whole, by_cell = board.to_dict(), fog._by_cell(board)
+        whole, by_cell = board.to_dict(), fogwalls.by_cell(board)
         cells = frozenset((rnd.randrange(20), rnd.randrange(20)) for _ in range(rnd.choice((3, 30, 300))))
         touching = {s.id for s in [*board.walls.values(), *board.doors.values()]
-                    if fog._segment_cells(s.a, s.b, board.grid) & cells}
+                    if fogwalls.segment_cells(s.a, s.b, board.grid) & cells}
         seen = fog._seen_part(whole, by_cell, cells)
         assert {w["id"] for w in seen["walls"]} | {d["id"] for d in seen["doors"]} == touching
         ways.add(len(by_cell) < len(cells))
@@ -393,11 +393,11 @@ def test_an_audiences_known_squares_are_its_memory_and_view():
 
 
 def test_the_squares_each_wall_touches_found_at_once_are_each_walls_own():
-    # fog._by_cell on squares samples every segment at once (_by_square): the squares _segment_cells gives each
+    # fogwalls.by_cell on squares samples every segment at once (by_square): the squares segment_cells gives each
     import random
 
     from rules.board import Board
-    from webapp.game.bridge import fog
+    from webapp.game.bridge import fogwalls
 
     for seed in range(40):
         rnd = random.Random(seed)
@@ -416,6 +416,6 @@ def test_the_squares_each_wall_touches_found_at_once_are_each_walls_own():
                 b.add_door((x, y), (x + 1, y), closed=rnd.random() < 0.5)
         each: dict = {}
         for s in [*b.walls.values(), *b.doors.values()]:
-            for cell in fog._segment_cells(s.a, s.b, b.grid):
+            for cell in fogwalls.segment_cells(s.a, s.b, b.grid):
                 each.setdefault(cell, set()).add(s.id)
-        assert {c: set(ids) for c, ids in fog._by_cell(b).items()} == each, seed
+        assert {c: set(ids) for c, ids in fogwalls.by_cell(b).items()} == each, seed
