@@ -233,10 +233,10 @@ def _exit(ang, cx: float, cy: float, w: float, h: float):
 
 def _open_gaps(lo, hi, reach: float, cx: float, cy: float, w: float, h: float):
     """The gaps between the closed intervals ``[lo, hi]`` (as :func:`_unwrapped` files them) that lead onto the
-    board (``w`` x ``h`` true lengths) farther than ``reach`` from ``(cx, cy)``, as ``rules.los._Fov._open_gaps`` finds them (a gap's farthest
-    point on the board is one of its ends or a corner of the board within it): ``(lo, hi, narrow)``, the gaps'
-    ends as arrays and whether all of them are narrower than :data:`NARROW` (exact directions between two
-    shadows, whose cells the search walks, each given the exact test)."""
+    board (``w`` x ``h`` true lengths) farther than ``reach`` from ``(cx, cy)``, as ``rules.los._Fov._open_gaps``
+    finds them (a gap's farthest point on the board is one of its ends or a corner of the board within it):
+    ``(lo, hi, narrow)``, the gaps' ends as arrays and whether all of them are narrower than :data:`NARROW`
+    (exact directions between two shadows, whose cells the search walks, each given the exact test)."""
     if len(lo):
         order = np.argsort(lo, kind="stable")
         lo, top = lo[order], np.maximum.accumulate(hi[order])
@@ -334,16 +334,25 @@ class _Obstacles:
 
 
 def _blocked(index, ox: int, oy: int) -> tuple:
-    """The blocking cells but the origin's own, as arrays of their columns and rows."""
-    w = index.width
-    by, bx = np.divmod(np.array([i for i in index.blocked_idx if i != oy * w + ox], dtype=np.int64), w)
-    return bx, by
+    """The blocking cells but the origin's own, as arrays of their columns and rows, and on hexes their centres
+    and corners in map units (kept on the index: once per board version, not at every field of view)."""
+    found = index.__dict__.get("_blocked_arrays")
+    if found is None:
+        w, grid = index.width, index.grid
+        by, bx = np.divmod(np.array(sorted(index.blocked_idx), dtype=np.int64), w)
+        cells = list(zip(bx.tolist(), by.tolist()))
+        centres = np.array([grid.centre(c) for c in cells], dtype=np.float64).reshape(-1, 2) if grid.hex else None
+        corners = np.array([grid.corners(c) for c in cells], dtype=np.float64).reshape(-1, 6, 2) if grid.hex else None
+        found = index.__dict__["_blocked_arrays"] = (bx, by, centres, corners)
+    bx, by, centres, corners = found
+    other = (bx != ox) | (by != oy)
+    return tuple(None if a is None else a[other] for a in (bx, by, centres, corners))
 
 
 def _square_obstacles(index, ox: int, oy: int) -> _Obstacles:
     """The walls and blocking squares (their corners' span; nearest point, ``rules.los._Fov._block_distance``)."""
     cx, cy = ox + 0.5, oy + 0.5
-    bx, by = (a.astype(np.float64) for a in _blocked(index, ox, oy))
+    bx, by = (a.astype(np.float64) for a in _blocked(index, ox, oy)[:2])
     lo, hi, far = _span([bx, bx + 1, bx, bx + 1], [by, by, by + 1, by + 1], cx, cy)
     nx = np.maximum(np.maximum(bx - cx, 0.0), cx - bx - 1)
     ny = np.maximum(np.maximum(by - cy, 0.0), cy - by - 1)
@@ -386,10 +395,8 @@ def _hex_obstacles(index, ox: int, oy: int, chains: list) -> _Obstacles:
     far_ = ~near
     lo, hi, farthest = _span(list(points[far_, :, 0].T), list(points[far_, :, 1].T), cx, cy)
     spans = [(lo, hi, farthest, dist[far_] - rad[far_] - 1e-6)]
-    bx, by = _blocked(index, ox, oy)
+    bx, _by, centres, corners = _blocked(index, ox, oy)
     if len(bx):
-        centres = np.array([grid.centre((x, y)) for x, y in zip(bx.tolist(), by.tolist())], dtype=np.float64)
-        corners = np.array([grid.corners((x, y)) for x, y in zip(bx.tolist(), by.tolist())], dtype=np.float64)
         lo, hi, farthest = _span(list(corners[:, :, 0].T * ux), list(corners[:, :, 1].T * uy), cx, cy)
         spans.append((lo, hi, farthest, np.hypot(centres[:, 0] * ux - cx, centres[:, 1] * uy - cy) - 0.6 - 1e-6))
     return _Obstacles(cx, cy, tuple(walls[:, k] for k in range(5)), tuple(np.concatenate(p) for p in zip(*spans)))

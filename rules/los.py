@@ -615,7 +615,6 @@ def square_sight(index: SegmentIndex, ox: int, oy: int):
                                    True)[0]
 
 
-
 _EPS = 1e-9  # radians: the margin between a decided direction and a doubtful one
 _NARROW = 1e-7  # a gap in the shadow this narrow holds at most exact directions
 _TWO_PI = 2 * math.pi
