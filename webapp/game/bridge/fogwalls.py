@@ -3,20 +3,15 @@ it has seen): pure functions of the segments, run off the loop on a big board.""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from rules.grid import SQUARE, Grid
 
-from ..core.model import MAX_SEGMENTS
 
-
-@lru_cache(maxsize=2 * MAX_SEGMENTS)
 def segment_cells(a, b, grid: Grid = SQUARE) -> frozenset:
     """The squares a wall or door touches (a point on a square's edge touches the squares on both sides;
-    on hexes, a point on a hex's edge the hexes on both sides). Kept: a board's next version (a door
-    opened, a wall added) has the same segments but one."""
+    on hexes, a point on a hex's edge the hexes on both sides): the definition :func:`by_cell` works out for every
+    segment at once (and its tests' reference)."""
     (ax, ay), (bx, by) = a, b
     if not grid.hex and (ax == bx or ay == by) and all(type(v) is int for v in (ax, ay, bx, by)):
         # a wall along a grid line, between grid corners (the editor's, most of an import's): the squares on both
@@ -59,45 +54,90 @@ _INSIDE = 0.5 - 1e-9
 
 
 def by_cell(board) -> dict:
-    """Square -> the ids of the walls and doors touching it (:func:`segment_cells`); on squares all at once."""
+    """Square -> the ids of the walls and doors touching it (:func:`segment_cells`), for every segment at once in
+    arrays (:func:`_squares`, :func:`_hexes`): the 40,000 walls of a 300 x 300 map took most of a second one by one on
+    squares, seconds on hexes."""
     segments = list(board.walls.values()) + list(board.doors.values())
-    if not board.grid.hex and segments:
-        return by_square(segments)
-    found: dict = {}
-    for s in segments:
-        for cell in segment_cells(s.a, s.b, board.grid):
-            found.setdefault(cell, []).append(s.id)
-    return found
+    if not segments:
+        return {}
+    owner, px, py = _samples(segments)
+    xs, ys, who = (_hexes if board.grid.hex else _squares)(owner, px, py, board.grid)
+    return _grouped(xs, ys, who, [s.id for s in segments])
 
 
-def by_square(segments: list) -> dict:
-    """:func:`by_cell` on squares, the samples of :func:`sampled_cells` taken for every segment at once in
-    arrays (the same sums in the same order: the same points; a wall along a grid line between corners gets
-    the squares ``segment_cells`` gives it at once, which are its samples' squares): the 40,000 walls of a
-    300 x 300 map took most of a second one by one."""
+def _samples(segments: list) -> tuple:
+    """The samples :func:`sampled_cells` takes along each segment, all at once (the same sums in the same order: the
+    same points): the segment's index of each, and its point."""
     ends = np.array([(s.a[0], s.a[1], s.b[0], s.b[1]) for s in segments], dtype=np.float64)
     ax, ay, bx, by = ends.T
     steps = np.maximum(1, (np.maximum(np.abs(bx - ax), np.abs(by - ay)) * 4).astype(np.int64) + 1)
     owner = np.repeat(np.arange(len(segments)), steps + 1)
     i = (np.arange(len(owner)) - np.repeat(np.cumsum(steps + 1) - (steps + 1), steps + 1)).astype(np.float64)
     n = steps[owner].astype(np.float64)
-    px = ax[owner] + (bx - ax)[owner] * i / n
-    py = ay[owner] + (by - ay)[owner] * i / n
+    return owner, ax[owner] + (bx - ax)[owner] * i / n, ay[owner] + (by - ay)[owner] * i / n
+
+
+def _squares(owner, px, py, _grid) -> tuple:
+    """Each sample's square, and on a grid line the square on its other side too (px == fx: x - 1); a wall along a
+    grid line between corners gets the squares ``segment_cells`` gives it at once, which are its samples' squares."""
     fx, fy = np.floor(px), np.floor(py)
-    # each sample's square, and on a grid line the square on its other side too (px == fx: x - 1)
     xs = np.concatenate((fx, fx - 1, fx, fx - 1))
     ys = np.concatenate((fy, fy, fy - 1, fy - 1))
     on = np.concatenate((np.ones(len(px), dtype=bool), px == fx, py == fy, (px == fx) & (py == fy)))
-    who = np.tile(owner, 4)[on]
-    xs, ys = xs[on].astype(np.int64), ys[on].astype(np.int64)
-    # each square once a segment, in order of square: one whole number a pair (row, column, segment)
+    return xs[on].astype(np.int64), ys[on].astype(np.int64), np.tile(owner, 4)[on]
+
+
+def _hexes(owner, px, py, grid: Grid) -> tuple:
+    """Each sample's hex (``Grid.cell_at``: the nearest centre of the nine around a first guess, the first of equals
+    within 1e-12 in its order), and the neighbours whose centres are as near within 1e-9 where the sample lies
+    off its hex's inside (``sampled_cells``); the same sums as theirs, elementwise."""
+    pointy = grid.pointy
+    if pointy:
+        gy = np.floor((py - 0.5) / 0.75 + 0.5).astype(np.int64)
+        gx = np.floor(px - 0.5 * (gy & 1)).astype(np.int64)
+    else:
+        gx = np.floor((px - 0.5) / 0.75 + 0.5).astype(np.int64)
+        gy = np.floor(py - 0.5 * (gx & 1)).astype(np.int64)
+    hx, hy, best = gx - 1, gy - 1, _far(px, py, gx - 1, gy - 1, grid)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx == dy == -1:
+                continue
+            x, y = gx + dx, gy + dy
+            d = _far(px, py, x, y, grid)
+            nearer = d < best - 1e-12
+            hx, hy, best = np.where(nearer, x, hx), np.where(nearer, y, hy), np.where(nearer, d, best)
+    d = _far(px, py, hx, hy, grid)
+    xs, ys, who = [hx], [hy], [owner]
+    edge = d >= _INSIDE  # nearer its hex's centre than any edge: no neighbour is as near
+    ex, ey, ed, eo, epx, epy = hx[edge], hy[edge], d[edge], owner[edge], px[edge], py[edge]
+    odd = ((ey if pointy else ex) & 1).astype(bool)  # the neighbours' steps by the row's (column's) parity
+    steps = [[(n[0] - c[0], n[1] - c[1]) for n in grid.neighbours(c)] for c in ((0, 0), (0, 1) if pointy else (1, 0))]
+    for (even_x, even_y), (odd_x, odd_y) in zip(*steps):
+        nx, ny = ex + np.where(odd, odd_x, even_x), ey + np.where(odd, odd_y, even_y)
+        near = _far(epx, epy, nx, ny, grid) <= ed + 1e-9
+        xs.append(nx[near]), ys.append(ny[near]), who.append(eo[near])
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(who)
+
+
+def _far(px, py, x, y, grid: Grid):
+    """The true length from points to the centres of hexes ``(x, y)`` (``Grid.length`` of the step to
+    ``Grid.centre``, the same sums elementwise)."""
+    ux, uy = grid.unit
+    if grid.pointy:
+        return np.hypot((px - (x + 0.5 + 0.5 * (y & 1))) * ux, (py - (0.5 + 0.75 * y)) * uy)
+    return np.hypot((px - (0.5 + 0.75 * x)) * ux, (py - (y + 0.5 + 0.5 * (x & 1))) * uy)
+
+
+def _grouped(xs, ys, who, ids: list) -> dict:
+    """Cell -> the ids of the segments touching it (each once, in the segments' order), from the cells' and their
+    segments' indexes: one whole number a pair (row, column, segment), sorted."""
     x0, y0 = xs.min(), ys.min()
-    span, count = int(xs.max() - x0) + 1, len(segments)
+    span, count = int(xs.max() - x0) + 1, len(ids)
     keys = np.unique(((ys - y0) * span + (xs - x0)) * count + who)
     cell, who = np.divmod(keys, count)
     starts = np.flatnonzero(np.concatenate(([True], cell[1:] != cell[:-1])))
     row, col = np.divmod(cell[starts], span)
-    ids = [s.id for s in segments]
     who = [ids[k] for k in who.tolist()]
     bounds = np.append(starts, len(keys)).tolist()
     return {(x, y): who[bounds[k]:bounds[k + 1]]
