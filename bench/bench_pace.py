@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import socketio  # noqa: E402
 
-from bench.bench_big_maps import worst_map  # noqa: E402
+from bench.bench_big_maps import FOG_MAP, worst_map  # noqa: E402
 from bench.live import Server, progress, started  # noqa: E402
 
 SLOWER = 1.5  #: the goal: table C's median move beside the heavy requests, at most this multiple of its median alone
@@ -235,7 +235,7 @@ def jumps(server: Server, game: dict, links: list):
 def big_map(server: Server, _game: dict, links: list):
     """On the biggest map the limits let in, with a player's phone and the table screen connected, its GM switches
     the fog on and off and moves the player's token from corner to corner (new squares each time)."""
-    game = made(server, "Big", map=worst_map("square"))
+    game = made(server, "Big", map=worst_map("square", **FOG_MAP))
     status, seat = server.api("POST", f"/api/games/{game['id']}/players", {"join_code": game["join_code"],
                                                                           "name": "Mira"})
     assert status == 201, seat

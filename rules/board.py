@@ -46,7 +46,8 @@ from types import MappingProxyType
 from typing import Callable, Mapping, TypeVar
 
 from .grid import SQUARE, Grid
-from .text import say
+from .pacing import paced
+from .text import Plain, say
 from .hexgeom import bucket_size, buckets_of_hex, hex_step_masks
 from .segments import Segment, clip_span, is_dyadic, orient, segment_touches  # noqa: F401 (callers import them here)
 
@@ -320,24 +321,27 @@ class Board:
             "height": self.height,
             "grid": self.grid.kind,
             "orientation": self.grid.orientation,
-            "walls": [{"id": w.id, "a": list(w.a), "b": list(w.b)} for w in self._walls.values()],
-            "doors": [
-                {"id": d.id, "a": list(d.a), "b": list(d.b), "closed": d.closed} for d in self._doors.values()
-            ],
-            "blocked": [list(c) for c in sorted(self._blocked)],
-            "terrain": [[x, y, cost] for (x, y), cost in sorted(self._terrain.items())],
-            "cover": [
+            # Plain: lists of numbers and ids, not walked for words when the data goes into an event. Paced over a
+            # copy of the walls taken at once (list()): between two slices a command may change the board
+            "walls": Plain({"id": w.id, "a": list(w.a), "b": list(w.b)} for w in paced(list(self._walls.values()))),
+            "doors": Plain(
+                {"id": d.id, "a": list(d.a), "b": list(d.b), "closed": d.closed}
+                for d in paced(list(self._doors.values()))
+            ),
+            "blocked": Plain(list(c) for c in sorted(self._blocked)),
+            "terrain": Plain([x, y, cost] for (x, y), cost in sorted(self._terrain.items())),
+            "cover": Plain(
                 {"id": c.id, "cell": list(c.cell), "material": c.material} for c in self._cover.values()
-            ],
+            ),
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> "Board":
         try:
             board = cls(d["width"], d["height"], Grid.from_dict(d))
-            for w in d.get("walls", ()):
+            for w in paced(d.get("walls", ())):
                 board.add_wall(w["a"], w["b"], id=w["id"])
-            for door in d.get("doors", ()):
+            for door in paced(d.get("doors", ())):
                 board.add_door(door["a"], door["b"], closed=door.get("closed", True), id=door["id"])
             for c in d.get("blocked", ()):
                 board.block(c)

@@ -223,8 +223,16 @@ def unpack(value: Any) -> Any:
     return value
 
 
+class Plain(list):
+    """A list known to hold no words (a board's walls, doors and cells: numbers and ids): ``settle`` does not walk
+    it, so an event with a big map's data (#69) is settled in the time of its few words, not of its 40,000 walls."""
+
+    __slots__ = ()
+
+
 def _has_say(value: Any) -> bool:
-    return isinstance(value, Say) or (isinstance(value, (list, tuple)) and any(isinstance(v, Say) for v in value))
+    return isinstance(value, Say) or (isinstance(value, (list, tuple)) and not isinstance(value, Plain)
+                                      and any(isinstance(v, Say) for v in value))
 
 
 def settle(data: Any) -> Any:
@@ -266,6 +274,8 @@ def _walk(data: Any, pack_too: bool, at_most: int | None = None) -> Any:
                     if isinstance(v, Say):
                         said = said or {}
                         said[k] = v.pack()
+                    elif isinstance(v, Plain):  # numbers and ids only (a board's walls): not walked
+                        continue
                     elif isinstance(v, (list, tuple)):
                         if any(isinstance(item, Say) for item in v):
                             said = said or {}
@@ -277,8 +287,9 @@ def _walk(data: Any, pack_too: bool, at_most: int | None = None) -> Any:
                 if said:
                     value[SAY_KEY] = {**(stored if isinstance(stored, dict) else {}), **said}
             else:
-                stack.extend(v for k, v in value.items() if k != SAY_KEY and isinstance(v, (dict, list)))
-        elif isinstance(value, list):
+                stack.extend(v for k, v in value.items() if k != SAY_KEY and isinstance(v, (dict, list))
+                             and not isinstance(v, Plain))
+        elif isinstance(value, list) and not isinstance(value, Plain):
             stack.extend(v for v in value if isinstance(v, (dict, list)))
     return data
 

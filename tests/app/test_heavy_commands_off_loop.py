@@ -1,6 +1,6 @@
-"""Issue #57: on the largest map the server accepts, a GM's fog switch and a corner-to-corner move do their
-geometry (the token's view, the way across the board, the board's indexes, the fog layers and known walls)
-through the runner the server gives it (``webapp.game.bridge.heavy``: gevent's native thread pool under ``tacmap
+"""Issue #57: on the largest map the server accepted then (150 x 150, 10,000 walls: ``FOG_MAP``), a GM's fog
+switch and a corner-to-corner move do their geometry (the token's view, the way across the board, the board's
+indexes, the fog layers and known walls) through the runner the server gives it (``webapp.game.bridge.heavy``: gevent's native thread pool under ``tacmap
 serve``), while the command holds its game's lock; what every screen is sent is what the same commands give
 with all of it done in place. The stall it saved the other tables is measured in tests/e2e/test_heavy_commands.py."""
 
@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from bench.bench_big_maps import worst_map
+from bench.bench_big_maps import FOG_MAP, worst_map
 from tests.helpers import bearer, connect
 from webapp.game.bridge import heavy
 
@@ -38,7 +38,7 @@ def off_loop():
 def play(app, client, grid, runner=None):
     """A fog switch, a corner-to-corner move under fog, fog off and the way back on the worst map: the acks, and
     what the player's screen and the state's fog say after each."""
-    r = client.post("/api/games", json={"name": "Big", "system": "plain_grid", "map": worst_map(grid)})
+    r = client.post("/api/games", json={"name": "Big", "system": "plain_grid", "map": worst_map(grid, **FOG_MAP)})
     assert r.status_code == 201
     g = r.json
     mira = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json

@@ -87,7 +87,7 @@ def test_add_rename_and_remove_maps(client, g):
 
 @pytest.mark.parametrize("payload", [
     {"type": "add_map", "name": "X", "width": 0, "height": 5},
-    {"type": "add_map", "name": "X", "width": 201, "height": 5},
+    {"type": "add_map", "name": "X", "width": 301, "height": 5},
     {"type": "add_map", "name": "", "width": 5, "height": 5},
     {"type": "add_map", "name": "X", "width": 5, "height": 5, "extra": 1},
 ])

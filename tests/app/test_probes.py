@@ -441,28 +441,28 @@ def test_dice_expressions_have_limits(app, expr):
     assert send(client, g, {"type": "roll", "expr": "100d6"}, g["gm_token"]).status_code == 200
 
 
-def test_a_board_is_150_squares_or_hexes_a_side_at_most(app):
+def test_a_board_is_300_squares_or_hexes_a_side_at_most(app):
     client = app.test_client()
-    r = client.post("/api/games", json={"name": "Big", "map": {"width": 151, "height": 10}})
-    assert r.status_code == 400 and "150" in r.json["error"]
-    assert client.post("/api/games", json={"name": "Big", "map": {"width": 150, "height": 150}}).status_code == 201
-    r = client.post("/api/games", json={"name": "Big", "map": {"width": 151, "height": 10, "grid": "hex"}})
-    assert r.status_code == 400 and "150" in r.json["error"]
-    r = client.post("/api/games", json={"name": "Big", "map": {"width": 150, "height": 150, "grid": "hex"}})
+    r = client.post("/api/games", json={"name": "Big", "map": {"width": 301, "height": 10}})
+    assert r.status_code == 400 and "300" in r.json["error"]
+    assert client.post("/api/games", json={"name": "Big", "map": {"width": 300, "height": 300}}).status_code == 201
+    r = client.post("/api/games", json={"name": "Big", "map": {"width": 301, "height": 10, "grid": "hex"}})
+    assert r.status_code == 400 and "300" in r.json["error"]
+    r = client.post("/api/games", json={"name": "Big", "map": {"width": 300, "height": 300, "grid": "hex"}})
     assert r.status_code == 201
 
 
-def test_a_map_has_10000_wall_and_door_segments_at_most(app):
+def test_a_map_has_40000_wall_and_door_segments_at_most(app):
     client = app.test_client()
-    walls = [{"a": [i % 100, i // 100 % 100], "b": [i % 100 + 1, i // 100 % 100]} for i in range(10_001)]
+    walls = [{"a": [i % 100, i // 100 % 100], "b": [i % 100 + 1, i // 100 % 100]} for i in range(40_001)]
     r = client.post("/api/games", json={"name": "Walls", "map": {"width": 100, "height": 100, "walls": walls}})
-    assert r.status_code == 400 and "map.walls" in r.json["error"] and "10000" in r.json["error"]
+    assert r.status_code == 400 and "map.walls" in r.json["error"] and "40000" in r.json["error"]
     doors = [{"a": [0, i], "b": [0, i + 1]} for i in range(5)]
     r = client.post("/api/games", json={"name": "Walls", "map": {"width": 100, "height": 100,
-                                                                  "walls": walls[:9_999], "doors": doors}})
-    assert r.status_code == 400 and r.json["error"] == "map: 10,004 wall and door segments; a map holds 10,000 at most"
+                                                                  "walls": walls[:39_999], "doors": doors}})
+    assert r.status_code == 400 and r.json["error"] == "map: 40,004 wall and door segments; a map holds 40,000 at most"
     r = client.post("/api/games", json={"name": "Walls", "map": {"width": 100, "height": 100,
-                                                                  "walls": walls[:10_000]}})
+                                                                  "walls": walls[:40_000]}})
     assert r.status_code == 201  # a map is more than 256 KB: the routes that take maps take 16 MB
 
 

@@ -25,6 +25,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from rules import pacing
+
 from ..game.bridge import heavy
 from ..game.core.model import Event, Game, Rejected
 from ..game.table import evolve
@@ -141,6 +143,7 @@ class Committing:
         self.shared = None  # with --message-queue: other processes write to the same logs (races, ``backup``)
         self.games, self.presence, self.fanout, self.replays = games, presence, fanout, replays
         heavy.install(geometry.runner())  # where a big map's geometry runs while a command holds its game's lock
+        pacing.set_pacer(geometry.loop_pacer())  # a big map's data built or written on the loop in slices (#69)
         self._guard = threading.Lock()
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (``commit``)
         self._cids: dict[tuple[str, str, str], list] = {}  # (game, seat, cid) -> [lock, users]: one at a time

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, Strict, StrictBool, StrictInt, StrictStr,
-                      ValidationError)
+                      TypeAdapter, ValidationError)
 
 from rules.board import Board
+from rules.pacing import PACE_EVERY, pace, paced
 from rules.grid import Grid
 from rules.text import said
 
@@ -107,30 +108,65 @@ def zone_map(payload) -> tuple[Board, list[dict]]:
     return Board(*zonelayout.board_size(zones)), zones
 
 
+#: the parts of a map validated a slice at a time (``grid_board``), the pacer's turn between two slices
+_LISTS = {"walls": (MAX_WALLS, TypeAdapter(list[WallIn])), "doors": (MAX_DOORS, TypeAdapter(list[DoorIn])),
+          "blocked": (MAX_SIDE * MAX_SIDE, TypeAdapter(list[Cell])),
+          "terrain": (MAX_SIDE * MAX_SIDE, TypeAdapter(list[Terrain])),
+          "cover": (MAX_COVER, TypeAdapter(list[CoverIn]))}
+
+
+def _sliced(payload: dict, part: str) -> list:
+    """``payload[part]`` validated ``PACE_EVERY`` items at a time (the pacer's turn between two: a big map's
+    40,000 walls do not hold a server's loop in one piece, #69), after its length is checked against the limit
+    (before an item is read); Rejected naming the first item wrong, by its index in the whole list."""
+    most, adapter = _LISTS[part]
+    items = payload[part]
+    if not isinstance(items, list) or len(items) > most:
+        chunks = [items]  # refused whole, in pydantic's words (not a list; a list over its limit)
+        adapter = TypeAdapter(Annotated[list[Any], Field(max_length=most)])
+    else:
+        chunks = [items[start:start + PACE_EVERY] for start in range(0, len(items), PACE_EVERY)]
+    out: list = []
+    for n, chunk in enumerate(chunks):
+        start = n * PACE_EVERY
+        try:
+            out += adapter.validate_python(chunk)
+        except ValidationError as exc:
+            raise validation.refused(exc, lambda loc: _where((part, loc[0] + start, *loc[1:]) if loc else (part,))) \
+                from None
+        pace()
+    return out
+
+
 def grid_board(payload) -> Board:
-    """A board from a client's map, or Rejected naming the first thing wrong (``map.walls.3.a: ...``)."""
+    """A board from a client's map, or Rejected naming the first thing wrong (``map.walls.3.a: ...``): each limit
+    checked before the items it counts are read, the long lists a slice at a time (``_sliced``)."""
     if not isinstance(payload, dict):
         raise Rejected(N_("map: must be an object with width and height"))
     if "zones" in payload:
         raise Rejected(N_("map.zones: this game system plays on a square grid"))
-    try:
-        m = GridMapIn.model_validate(payload)
+    walls, doors = payload.get("walls", []), payload.get("doors", [])
+    if isinstance(walls, list) and isinstance(doors, list) and len(walls) + len(doors) > MAX_SEGMENTS \
+            and len(walls) <= MAX_WALLS and len(doors) <= MAX_DOORS:
+        raise Rejected(N_("map: %(n)s wall and door segments; a map holds %(most)s at most"),
+                       n=f"{len(walls) + len(doors):,}", most=f"{MAX_SEGMENTS:,}")
+    try:  # the map's own fields (its size, grid, orientation); its lists below, a slice at a time
+        m = GridMapIn.model_validate({k: v for k, v in payload.items() if k not in _LISTS})
     except ValidationError as exc:
         raise validation.refused(exc, _where) from None
-    if len(m.walls) + len(m.doors) > MAX_SEGMENTS:
-        raise Rejected(N_("map: %(n)s wall and door segments; a map holds %(most)s at most"),
-                       n=f"{len(m.walls) + len(m.doors):,}", most=f"{MAX_SEGMENTS:,}")
+    parts = {part: _sliced(payload, part) for part in _LISTS if part in payload}
     if m.grid == "square" and m.orientation is not None:
         raise Rejected(N_("map.orientation: only a hex grid has an orientation"))
     board = Board(m.width, m.height, Grid("hex", m.orientation or "pointy") if m.grid == "hex" else Grid())
-    steps = [("walls", i, lambda w=w: board.add_wall(w.a, w.b, id=w.id)) for i, w in enumerate(m.walls)]
-    steps += [("doors", i, lambda d=d: board.add_door(d.a, d.b, closed=d.closed, id=d.id)) for i, d in enumerate(m.doors)]
-    steps += [("blocked", i, lambda c=c: board.block(c)) for i, c in enumerate(m.blocked)]
-    steps += [("terrain", i, lambda t=t: board.set_terrain(_cell(t[:2]), t[2])) for i, t in enumerate(m.terrain)]
-    steps += [("cover", i, lambda c=c: board.add_cover(c.cell, c.material, id=c.id)) for i, c in enumerate(m.cover)]
-    for part, index, step in steps:
-        try:
-            step()
-        except ValueError as exc:
-            raise Rejected(N_("map.%(part)s.%(index)s: %(error)s"), part=part, index=index, error=said(exc)) from None
+    made = {"walls": lambda w: board.add_wall(w.a, w.b, id=w.id),
+            "doors": lambda d: board.add_door(d.a, d.b, closed=d.closed, id=d.id),
+            "blocked": board.block, "terrain": lambda t: board.set_terrain(_cell(t[:2]), t[2]),
+            "cover": lambda c: board.add_cover(c.cell, c.material, id=c.id)}
+    for part, items in parts.items():
+        for index, item in enumerate(paced(items)):
+            try:
+                made[part](item)
+            except ValueError as exc:
+                raise Rejected(N_("map.%(part)s.%(index)s: %(error)s"), part=part, index=index,
+                               error=said(exc)) from None
     return board

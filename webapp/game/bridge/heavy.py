@@ -1,7 +1,7 @@
 """Geometry that takes long on a big map, run off the server's loop where the server lets it (issue #57).
 
-On the largest map the limits accept (150 x 150 squares, 10,000 wall segments) one token's field of view takes
-50-350 ms, a corner-to-corner path tens of ms and the board's step index 80-300 ms of pure Python. Under
+On the largest map the limits accepted before #69 (150 x 150 squares, 10,000 wall segments) one token's field of
+view takes 50-350 ms, a corner-to-corner path tens of ms and the board's step index 80-300 ms of pure Python. Under
 ``tacmap serve`` everything runs on one gevent loop, so that time was every table's wait. Here such work runs on
 a snapshot of the board (``Board.snapshot``: nothing it reads can change meanwhile) in a native thread the live
 side provides (``install``); the loop's thread takes the GIL back every switch interval, so the other tables go on

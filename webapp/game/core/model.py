@@ -99,8 +99,8 @@ class Event:
 MAX_TOKENS = 2_000
 #: cells on a side of any map, squares or hexes: made, imported, blank or resized (#32: the worst map the
 #: limits let in still plays, bench/bench_big_maps.py: a move's ack under 250 ms, fog on under 2 s)
-MAX_BOARD = 150
-MAX_SEGMENTS = 10_000  # wall and door segments on one map, together
+MAX_BOARD = 300
+MAX_SEGMENTS = 40_000  # wall and door segments on one map, together
 MAX_PLAYERS = 50
 PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#dc2626", "#0891b2", "#ca8a04", "#db2777")
 FOE_COLOR = "#dc2626"

@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, StringConstraints
 
+from rules.pacing import PACE_EVERY, pace
 from rules.text import said, say_n
 
 from .model import Rejected
@@ -121,11 +122,16 @@ def check_payload(payload: Any, where: str = "") -> None:
     """Rejected when a client's JSON nests too deep, or holds text (a value or a key) that is not acceptable
     or too long.
 
-    Walks without recursion, so a payload nested thousands deep is refused, not a RecursionError.
+    Walks without recursion, so a payload nested thousands deep is refused, not a RecursionError; a big one (a
+    map's 40,000 walls) gives the pacer its turn every ``PACE_EVERY`` values (``rules.pacing.pace``, #69).
     """
     stack: list[tuple[Any, str, int]] = [(payload, where, 0)]
+    walked = 0
     while stack:
         value, path, depth = stack.pop()
+        walked += 1
+        if walked % PACE_EVERY == 0:
+            pace()
         if depth > MAX_DEPTH:
             raise Rejected(N_("%(where)s: nested more than %(n)s levels deep"), where=path or "the payload", n=MAX_DEPTH)
         if isinstance(value, str):

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
+from rules.pacing import paced
 from rules.grid import SQUARE, Grid
 
 from ...game.core.model import MAX_SEGMENTS
@@ -170,7 +171,8 @@ class Drawing:
         Each wall's line is kept by what it is drawn from (#57: a fog switch on that map drew them all again
         for each audience, 70 ms each), and the last lists' whole drawings by the list itself (the board's
         walls, shared read only by the audiences that know the whole map; an audience's known walls for a
-        move: ``fog.board_view``, read only too)."""
+        move: ``fog.board_view``, read only too). A thousand lines at a time on the server's loop, the other
+        tables' work between them (``rules.pacing.paced``, #69: 40,000 walls)."""
         last = self._drawn.get(id(walls))
         if last is not None and last[0] is walls and last[1] == len(walls):
             return last[2]
@@ -182,7 +184,7 @@ class Drawing:
         if len(lines) > 2 * MAX_SEGMENTS:
             lines.clear()
         out = []
-        for w in walls:
+        for w in paced(walls):
             (ax, ay), (bx, by) = w["a"], w["b"]
             key = (w["id"], ax, ay, bx, by)
             line = lines.get(key)

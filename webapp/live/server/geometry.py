@@ -55,6 +55,27 @@ def pause() -> None:
         idle()
 
 
+def loop_pacer():
+    """The pacer of a big map's data on the loop (``rules.pacing.set_pacer``, #69): ``pause`` when called on the
+    loop's own thread (a board built from its data, written out, a map's text checked: pure Python that would
+    hold every table), nothing in a native thread of a pool (where the GIL's switch interval shares the time
+    already, and where gevent's ``idle`` would wait on a loop of that thread's own); None without gevent (the
+    app tests, the command-line tools)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return None
+    if not monkey.is_module_patched("threading"):
+        return None
+    get_ident = monkey.get_original("_thread", "get_ident")
+    loop_thread = get_ident()  # made on the loop's thread (the hub's parts are, at the server's start)
+
+    def pacer() -> None:
+        if get_ident() == loop_thread:
+            idle()
+    return pacer
+
+
 def idle() -> None:
     """Wait until gevent's loop has nothing else to do."""
     import gevent
