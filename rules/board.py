@@ -46,6 +46,7 @@ from types import MappingProxyType
 from typing import Callable, Mapping, TypeVar
 
 from .grid import SQUARE, Grid
+from . import stepmasks
 from .pacing import paced
 from .text import Plain, say
 from .hexgeom import bucket_size, buckets_of_hex, hex_step_masks
@@ -588,9 +589,13 @@ def _step_masks(board: Board) -> list[int]:
                 for x, y in ((bx - dx, by), (bx, by - dy)):
                     if 0 <= x < w and 0 <= y < h:
                         masks[y * w + x] |= bit
-    # walls and closed doors
-    for seg in segs:
-        if not _grid_wall(seg, masks, w, h):
+    # walls and closed doors (those along grid lines at once; on a big board the others in arrays: the same bits)
+    other = [not _grid_wall(seg, masks, w, h) for seg in segs]
+    if len(segs) >= stepmasks.WORTH:
+        stepmasks.square_wall_bits(masks, index, other, STEPS, w, h)
+        return masks
+    for seg, any_wall in zip(segs, other):
+        if any_wall:
             _any_wall(seg, masks, buckets, w, h)
     return masks
 

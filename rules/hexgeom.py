@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 
+from . import stepmasks
 from .grid import Grid
 from .segments import clip_span, segment_touches
 
@@ -115,6 +116,9 @@ def hex_step_masks(board) -> list[int]:
             if 0 <= x < w and 0 <= y < h:
                 masks[y * w + x] |= 1 << ((k + 3) % 6)
     index = board.segments()
+    if len(index.segs) >= stepmasks.WORTH:  # a big board's walls at once, in arrays: the same bits
+        stepmasks.hex_wall_bits(masks, index, grid, w, h)
+        return masks
     centres = {}
     for seg in index.segs:
         for x, y in hexes_near_segment(grid, seg.ax, seg.ay, seg.bx, seg.by, w, h):

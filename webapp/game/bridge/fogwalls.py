@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.grid import SQUARE, Grid
+from rules.gridarrays import distinct, hex_at, hex_far, neighbour_steps
 
 
 def segment_cells(a, b, grid: Grid = SQUARE) -> frozenset:
@@ -88,45 +89,18 @@ def _squares(owner, px, py, _grid) -> tuple:
 
 
 def _hexes(owner, px, py, grid: Grid) -> tuple:
-    """Each sample's hex (``Grid.cell_at``: the nearest centre of the nine around a first guess, the first of equals
-    within 1e-12 in its order), and the neighbours whose centres are as near within 1e-9 where the sample lies
-    off its hex's inside (``sampled_cells``); the same sums as theirs, elementwise."""
-    pointy = grid.pointy
-    if pointy:
-        gy = np.floor((py - 0.5) / 0.75 + 0.5).astype(np.int64)
-        gx = np.floor(px - 0.5 * (gy & 1)).astype(np.int64)
-    else:
-        gx = np.floor((px - 0.5) / 0.75 + 0.5).astype(np.int64)
-        gy = np.floor(py - 0.5 * (gx & 1)).astype(np.int64)
-    hx, hy, best = gx - 1, gy - 1, _far(px, py, gx - 1, gy - 1, grid)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            if dx == dy == -1:
-                continue
-            x, y = gx + dx, gy + dy
-            d = _far(px, py, x, y, grid)
-            nearer = d < best - 1e-12
-            hx, hy, best = np.where(nearer, x, hx), np.where(nearer, y, hy), np.where(nearer, d, best)
-    d = _far(px, py, hx, hy, grid)
+    """Each sample's hex (``Grid.cell_at``), and the neighbours whose centres are as near within 1e-9 where the
+    sample lies off its hex's inside (``sampled_cells``); the same sums as theirs, elementwise."""
+    hx, hy, d = hex_at(px, py, grid)  # (d: its true length to the hex's centre)
     xs, ys, who = [hx], [hy], [owner]
     edge = d >= _INSIDE  # nearer its hex's centre than any edge: no neighbour is as near
     ex, ey, ed, eo, epx, epy = hx[edge], hy[edge], d[edge], owner[edge], px[edge], py[edge]
-    odd = ((ey if pointy else ex) & 1).astype(bool)  # the neighbours' steps by the row's (column's) parity
-    steps = [[(n[0] - c[0], n[1] - c[1]) for n in grid.neighbours(c)] for c in ((0, 0), (0, 1) if pointy else (1, 0))]
-    for (even_x, even_y), (odd_x, odd_y) in zip(*steps):
+    odd = ((ey if grid.pointy else ex) & 1).astype(bool)  # the neighbours' steps by the row's (column's) parity
+    for (even_x, even_y), (odd_x, odd_y) in zip(*neighbour_steps(grid)):
         nx, ny = ex + np.where(odd, odd_x, even_x), ey + np.where(odd, odd_y, even_y)
-        near = _far(epx, epy, nx, ny, grid) <= ed + 1e-9
+        near = hex_far(epx, epy, nx, ny, grid) <= ed + 1e-9
         xs.append(nx[near]), ys.append(ny[near]), who.append(eo[near])
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(who)
-
-
-def _far(px, py, x, y, grid: Grid):
-    """The true length from points to the centres of hexes ``(x, y)`` (``Grid.length`` of the step to
-    ``Grid.centre``, the same sums elementwise)."""
-    ux, uy = grid.unit
-    if grid.pointy:
-        return np.hypot((px - (x + 0.5 + 0.5 * (y & 1))) * ux, (py - (0.5 + 0.75 * y)) * uy)
-    return np.hypot((px - (0.5 + 0.75 * x)) * ux, (py - (y + 0.5 + 0.5 * (x & 1))) * uy)
 
 
 def _grouped(xs, ys, who, ids: list) -> dict:
@@ -134,7 +108,7 @@ def _grouped(xs, ys, who, ids: list) -> dict:
     segments' indexes: one whole number a pair (row, column, segment), sorted."""
     x0, y0 = xs.min(), ys.min()
     span, count = int(xs.max() - x0) + 1, len(ids)
-    keys = np.unique(((ys - y0) * span + (xs - x0)) * count + who)
+    keys = distinct(((ys - y0) * span + (xs - x0)) * count + who)
     cell, who = np.divmod(keys, count)
     starts = np.flatnonzero(np.concatenate(([True], cell[1:] != cell[:-1])))
     row, col = np.divmod(cell[starts], span)
