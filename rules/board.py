@@ -46,10 +46,10 @@ from types import MappingProxyType
 from typing import Callable, Mapping, TypeVar
 
 from .grid import SQUARE, Grid
-from . import stepmasks
+from . import stepmasks, wallcells
 from .pacing import paced
 from .text import Plain, say
-from .hexgeom import bucket_size, buckets_of_hex, hex_step_masks
+from .hexgeom import SHIFT, bucket_size, buckets_of_hex, hex_step_masks
 from .segments import Segment, clip_span, is_dyadic, orient, segment_touches  # noqa: F401 (callers import them here)
 
 T = TypeVar("T")
@@ -455,23 +455,21 @@ class SegmentIndex:
             if d.closed:
                 segs.append(Segment(len(segs), d.id, d.a, d.b))
         self.segs = segs
-        buckets: list = [None] * (self.bw * self.bh)
-        for s in segs:
-            # hexes: the buckets are unit squares shifted by an eighth (rules.hexgeom.SHIFT); a short
-            # wall (a hex edge) goes in every bucket its bounding box meets
-            if grid.hex:
-                b = Segment(s.n, s.id, (s.ax + 0.125, s.ay + 0.125), (s.bx + 0.125, s.by + 0.125))
-                cells = _box_buckets(b, self.bw, self.bh) if abs(b.bx - b.ax) + abs(b.by - b.ay) <= 2 else \
-                    _cells_of_segment(b, self.bw, self.bh)
-            else:
-                cells = _cells_of_segment(s, self.bw, self.bh)
-            for i in cells:
-                b = buckets[i]
-                if b is None:
-                    buckets[i] = [s.n]
-                else:
-                    b.append(s.n)
-        self.buckets: list[tuple | None] = [tuple(b) if b else None for b in buckets]
+        # hexes: the buckets are unit squares shifted by an eighth (rules.hexgeom.SHIFT); a short wall (a hex
+        # edge) goes in every bucket its bounding box meets. A big board's walls at once, in arrays: the same buckets
+        if len(segs) >= stepmasks.WORTH:
+            self.buckets = wallcells.buckets(segs, self.bw, self.bh, SHIFT if grid.hex else 0.0,
+                                             2 if grid.hex else None, self._cells)
+        else:
+            buckets: list = [None] * (self.bw * self.bh)
+            for s in segs:
+                for i in self._cells(s):
+                    b = buckets[i]
+                    if b is None:
+                        buckets[i] = [s.n]
+                    else:
+                        b.append(s.n)
+            self.buckets = [tuple(b) if b else None for b in buckets]
         # the wall end points, to tell "walls meeting at a corner" apart
         self.blocked = frozenset(board.blocked)
         cover: dict[int, list[str]] = {}
@@ -492,6 +490,14 @@ class SegmentIndex:
                     else:
                         cb[b].append(i)
             self.cell_buckets = cb
+
+    def _cells(self, s: Segment):
+        """The buckets of wall ``s`` (the loop's)."""
+        if not self.grid.hex:
+            return _cells_of_segment(s, self.bw, self.bh)
+        b = Segment(s.n, s.id, (s.ax + SHIFT, s.ay + SHIFT), (s.bx + SHIFT, s.by + SHIFT))
+        return _box_buckets(b, self.bw, self.bh) if abs(b.bx - b.ax) + abs(b.by - b.ay) <= 2 else \
+            _cells_of_segment(b, self.bw, self.bh)
 
     def visible_part(self, n: int):
         """Segment ``n`` cut to the board and a margin of one cell around it:

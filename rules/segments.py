@@ -42,7 +42,7 @@ class Segment:
         self.id = id
         self.ax, self.ay = a
         self.bx, self.by = b
-        self.exact = all(is_dyadic(v) for v in (*a, *b))
+        self.exact = is_dyadic(self.ax) and is_dyadic(self.ay) and is_dyadic(self.bx) and is_dyadic(self.by)
 
 
 def clip_span(ax: float, ay: float, bx: float, by: float, width: int, height: int) -> tuple[float, float] | None:

@@ -1,8 +1,9 @@
 """#69: a big board's refused steps worked out for every wall at once in arrays (``rules.stepmasks``) are the very
-bits of the wall-by-wall loops (``rules.board._step_masks``, ``rules.hexgeom.hex_step_masks``), on squares and on
-pointy and flat hexes: walls along grid lines and hex edges, diagonals, walls between any points (on 64ths of a
-square, as an import puts them, and anywhere: the scalar test's exact fractions for the pairs the floats cannot
-tell), long walls reaching far off the board, doors, blocking cells. And the hex sums on arrays are ``Grid``'s."""
+bits of the wall-by-wall loops (``rules.board._step_masks``, ``rules.hexgeom.hex_step_masks``), and its walls'
+buckets (``rules.wallcells``) the loop's (``SegmentIndex``), on squares and on pointy and flat hexes: walls along
+grid lines and hex edges, diagonals, walls between any points (on 64ths of a square, as an import puts them, and
+anywhere: the scalar test's exact fractions for the pairs the floats cannot tell), long walls reaching far off the
+board, doors, blocking cells. And the hex sums on arrays are ``Grid``'s."""
 
 from __future__ import annotations
 
@@ -109,3 +110,17 @@ def test_distinct_is_numpys_unique():
     for n in (0, 1, 2, 1000):
         keys = rnd.integers(-50, 50, n)
         assert distinct(keys).tolist() == np.unique(keys).tolist()
+
+
+@pytest.mark.parametrize("name", list(GRIDS))
+def test_the_arrays_bucket_each_wall_in_the_very_cells_of_the_loop(name, monkeypatch):
+    # SegmentIndex.buckets (rules.wallcells): the same walls in the same cells, in the same order; walls whose points
+    # the floats cannot hold exactly (thirds, anywhere) go through the loop's exact fractions
+    grid = GRIDS[name]
+    for seed in range(60):
+        monkeypatch.setattr(stepmasks, "WORTH", 10**9)
+        loops = random_board(seed, grid).segments().buckets
+        monkeypatch.setattr(stepmasks, "WORTH", 0)
+        arrays = random_board(seed, grid).segments().buckets
+        assert arrays == loops, (name, seed, sum(a != b for a, b in zip(arrays, loops)))
+
