@@ -622,7 +622,7 @@
   let zoomed = null; // the <svg> the zoom was put on (a map swapped whole is a new one)
   function applyZoom(z, focus) {
     const before = zoom;
-    zoom = clamp(z, Math.min(0.5, fitZoom()), 5);
+    zoom = clamp(z, Math.min(0.5, fitZoom()), mostZoom());
     const s = svg();
     zoomed = s;
     const box = s.viewBox && s.viewBox.baseVal; // the frame's size before any script (app.css) follows the map
@@ -662,9 +662,13 @@
   // drawing and a half-unit margin each side (a hex board's is not its count of hexes + 1).
   function readableZoom() {
     if (onScreen) return 1;
-    const minCell = frame.clientWidth < 700 ? 42 : 24;
-    const cell = frame.clientWidth / drawingWidth();
-    return Math.max(fitZoom(), minCell / cell);
+    return Math.max(fitZoom(), readableCell() / (frame.clientWidth / drawingWidth()));
+  }
+  function readableCell() { return frame.clientWidth < 700 ? 42 : 24; }
+  // Zoomed in five times at most, or on a big map (300 squares across a phone: 1 px a square fitted) as far
+  // as squares twice the readable size
+  function mostZoom() {
+    return onScreen ? 5 : Math.max(5, 2 * readableCell() / (frame.clientWidth / drawingWidth()));
   }
   // The map's width in units of the drawing (its viewBox: a square, or a hex across its flat sides, is one)
   function drawingWidth() {
