@@ -189,8 +189,9 @@ class Drawing:
             key = (w["id"], ax, ay, bx, by)
             line = lines.get(key)
             if line is None:
-                line = lines[key] = (f'<line class="wall" data-wall-id="{escape(w["id"])}" x1="{escape(dx(ax))}" '
-                                     f'y1="{escape(dy(ay))}" x2="{escape(dx(bx))}" y2="{escape(dy(by))}"/>')
+                # (the points are numbers, written by str or the hex drawing's own: nothing in them to escape)
+                line = lines[key] = (f'<line class="wall" data-wall-id="{escape(w["id"])}" x1="{dx(ax)}" '
+                                     f'y1="{dy(ay)}" x2="{dx(bx)}" y2="{dy(by)}"/>')
             out.append(line)
         html = Markup("".join(out))
         if len(self._drawn) >= 4:
