@@ -33,7 +33,7 @@ SECTIONS = ("propagation", "languages", "pages", "rules", "throughput", "load", 
 FULL = {"propagation": {8: 1000, 50: 100}, "languages": {8: 1000, 50: 100}, "pages": {"repeat": 30, "moves": 60},
         "rules": {"repeat": 15, "rounds": 3}, "attack": {"rounds": 3},
         "throughput": {"batches": 3, "rounds": 3, "count": 300},
-        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
+        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7, "arrivals": 3}, "hall": {"cap": 2000, "seconds": 30.0},
         "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}}, "forecast": {"runs": 3, "batches": 3},
         "postgresql": {"propagation": {8: 1000, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
                        "load": {"seconds": 60.0}}}
@@ -44,7 +44,7 @@ FULL = {"propagation": {8: 1000, 50: 100}, "languages": {8: 1000, 50: 100}, "pag
 QUICK = {"propagation": {50: 5}, "languages": {8: 10}, "pages": {"repeat": 3, "moves": 5},
          "rules": {"repeat": 1, "rounds": 1}, "attack": {"rounds": 1},
          "throughput": {"batches": 1, "rounds": 1, "count": 40, "batch": 20, "warmup": 5},
-         "load": {"seconds": 1.0, "games": 3}, "bigmaps": {"repeat": 1},
+         "load": {"seconds": 1.0, "games": 3}, "bigmaps": {"repeat": 1, "arrivals": 1},
          "hall": {"cap": 60, "games": 5, "seconds": 1.0, "processes": 2},
          "replay": {"jumps": 3, "n_events": 500}, "history": {"recap": {"repeat": 1, "n_events": 500}},
          "forecast": {"runs": 1, "batches": 1},
@@ -194,7 +194,12 @@ def load_rows(plan) -> list[Row]:
 def bigmaps_rows(plan) -> list[Row]:
     from . import bench_big_maps as bb
 
-    rows = []
+    rows = [Row(f"6. Big maps arrive (#69): {bb.ARRIVAL_SIDE} x {bb.ARRIVAL_SIDE} squares, {bb.ARRIVAL_WALLS:,} walls, "
+                f"made, imported and fog on beside another table's moves (live server, loopback)", section=True)]
+    with tempfile.TemporaryDirectory() as data, bb.Server.tacmap(data) as server:
+        for name, med, worst, target, ok in bb.arrival_table(bb.measure_arrivals(server, plan["arrivals"])):
+            rows.append(Row(name, ms(med * 1000), ms(worst * 1000), target=target, met=met(ok)))
+    plan = {k: v for k, v in plan.items() if k != "arrivals"}
     for f in bb.measure(**plan):
         rows.append(Row(f"6. The biggest map accepted (#32): {f['side']} x {f['side']} {f['grid']}s, {f['walls']:,} "
                         f"walls, GM + table screen + {bb.PLAYERS} players (live server, loopback)", section=True))
