@@ -170,3 +170,25 @@ def test_a_hex_map_resized_stays_hexes(client, hub):
     board = hub.game(g["id"]).board
     assert board.grid == HEX_FLAT and (board.width, board.height) == (12, 7) and len(board.walls) == 1
     assert attr(gm_page(client, g), "map", "data-orientation") == "flat"
+
+
+@pytest.mark.parametrize("grid", [HEX_POINTY, HEX_FLAT])
+def test_many_hexes_outline_is_found_in_arrays_with_the_very_edges(grid, monkeypatch):
+    # drawing._hex_edges (a big hex map's fog layers and board outline, #69): the edges the cell-by-cell loop finds
+    import random
+
+    for seed in range(30):
+        rnd = random.Random(seed)
+        cells = frozenset((rnd.randrange(-3, 60), rnd.randrange(-3, 60)) for _ in range(rnd.choice([1, 40, 2500])))
+        monkeypatch.setattr(drawing, "_MANY", 10**9)
+        loop = drawing._edges(grid, cells)
+        assert drawing._hex_edges(grid, cells) == loop, seed
+    paths = []
+    for many in (10**9, 2_000):  # a board of 2,400 hexes: its outline cell by cell, then in arrays
+        monkeypatch.setattr(drawing, "_MANY", many)
+        drawing._board_outline.cache_clear()
+        drawing._outline.cache_clear()
+        paths.append(drawing.of(grid).board_path(60, 40))
+    assert [p.count("M") for p in paths] == [1, 1]  # one ragged outline, no inner edges
+    corners = [set(re.findall(r"[ML]([-\d.]+ [-\d.]+)", p)) for p in paths]
+    assert corners[0] == corners[1] and len(corners[0]) == len(re.findall(r"[ML]", paths[0]))  # (it may start elsewhere)

@@ -16,6 +16,8 @@ import math
 import re
 from functools import lru_cache
 
+import numpy as np
+
 from markupsafe import Markup, escape
 
 from rules.pacing import paced
@@ -220,7 +222,10 @@ def of(grid: Grid) -> Drawing:
 def _edges(grid: Grid, cells: frozenset) -> dict:
     """The directed edges of the union's outline, corner -> next corner (in quarters of a map unit,
     exact), each cell's clockwise; an edge two cells share is left out (the cell across it is in the
-    union). On hexes three cells meet at a corner, so an outline passes a corner once: one edge leaves it."""
+    union). On hexes three cells meet at a corner, so an outline passes a corner once: one edge leaves it
+    (many hexes: in arrays, :func:`_hex_edges`)."""
+    if grid.hex and len(cells) >= _MANY:
+        return _hex_edges(grid, cells)
     if not grid.hex:
         edges = set()
         for cell in cells:
@@ -235,6 +240,33 @@ def _edges(grid: Grid, cells: frozenset) -> dict:
         for (ax, ay, bx, by), (nx, ny) in across:
             if (x + nx, y + ny) not in cells:
                 out[(cx4 + ax, cy4 + ay)] = [(cx4 + bx, cy4 + by)]
+    return out
+
+
+#: hexes in a union from which its outline is found in arrays (a fog layer of a big hex map: tens of thousands)
+_MANY = 2_000
+
+
+def _hex_edges(grid: Grid, cells) -> dict:
+    """:func:`_edges` of many hexes at once: a grid of the union's cells, each side whose neighbour across is not in
+    it (the same edges; a dict in another order, which only moves where a loop starts)."""
+    xy = np.array(list(cells), dtype=np.int64).reshape(-1, 2)
+    x, y = xy[:, 0], xy[:, 1]
+    x0, y0 = int(x.min()) - 1, int(y.min()) - 1
+    inside = np.zeros((int(y.max()) - y0 + 2, int(x.max()) - x0 + 2), dtype=bool)
+    inside[y - y0, x - x0] = True
+    sides = _sides(grid)
+    parity = (y if grid.pointy else x) & 1
+    out = {}
+    for p in (0, 1):
+        mine = parity == p
+        px, py = x[mine], y[mine]
+        across = (sides[p](0, p) if grid.pointy else sides[p](p, 0))[2]  # (a cell of this parity: its sides)
+        qx, qy = (4 * px + 2 + 2 * p, 2 + 3 * py) if grid.pointy else (2 + 3 * px, 4 * py + 2 + 2 * p)
+        for (ax, ay, bx, by), (nx, ny) in across:
+            edge = ~inside[py + ny - y0, px + nx - x0]
+            out.update(zip(zip((qx[edge] + ax).tolist(), (qy[edge] + ay).tolist()),
+                           ([b] for b in zip((qx[edge] + bx).tolist(), (qy[edge] + by).tolist()))))
     return out
 
 
