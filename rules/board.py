@@ -280,6 +280,14 @@ class Board:
             self._changed()
         return cell_id(cell)
 
+    def block_many(self, cells) -> None:
+        """``block`` of each of ``cells``, one change of the board for them all (a player's known board: every
+        square never seen, tens of thousands on a big map)."""
+        new = [self._check_cell(c) for c in cells]
+        if new:
+            self._blocked.update(new)
+            self._changed()
+
     def unblock(self, cell) -> None:
         cell = _cell(cell)
         if cell in self._blocked:
@@ -344,8 +352,7 @@ class Board:
                 board.add_wall(w["a"], w["b"], id=w["id"])
             for door in paced(d.get("doors", ())):
                 board.add_door(door["a"], door["b"], closed=door.get("closed", True), id=door["id"])
-            for c in d.get("blocked", ()):
-                board.block(c)
+            board.block_many(d.get("blocked", ()))
             for x, y, cost in d.get("terrain", ()):
                 board.set_terrain((x, y), cost)
             for c in d.get("cover", ()):
@@ -482,8 +489,12 @@ class SegmentIndex:
         if grid.hex:
             # the blocking hexes and those with cover, bucketed like the walls
 
+            cells = self.blocked_idx | set(self.cover)
+            if len(cells) >= stepmasks.WORTH:  # many (a known board's unseen hexes): in arrays, the same buckets
+                self.cell_buckets = wallcells.hex_cell_buckets(sorted(cells), grid, w, self.bw, self.bh)
+                return
             cb: list = [None] * (self.bw * self.bh)
-            for i in self.blocked_idx | set(self.cover):
+            for i in cells:
                 for b in buckets_of_hex(grid, (i % w, i // w), self.bw, self.bh):
                     if cb[b] is None:
                         cb[b] = [i]
@@ -584,7 +595,10 @@ def _step_masks(board: Board) -> list[int]:
     for x in range(w):
         for y in (0, h - 1):
             masks[y * w + x] |= _edge_bits(x, y, w, h, bits)
-    # blocking cells: no step into one, no diagonal past one
+    # blocking cells: no step into one, no diagonal past one (many: in arrays, the same bits)
+    if len(blocked) >= stepmasks.WORTH:
+        stepmasks.blocked_square_bits(masks, blocked, STEPS, w, h)
+        blocked = ()
     for bx, by in blocked:
         for dx, dy, bit in bits:
             x, y = bx - dx, by - dy

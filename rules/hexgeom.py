@@ -110,7 +110,11 @@ def hex_step_masks(board) -> list[int]:
         edge(x, 0)
         if h > 1:
             edge(x, h - 1)
-    for bx, by in board.blocked:
+    blocked = board.blocked
+    if len(blocked) >= stepmasks.WORTH:  # many (a known board's unseen hexes): in arrays, the same bits
+        stepmasks.blocked_hex_bits(masks, blocked, grid, w, h)
+        blocked = ()
+    for bx, by in blocked:
         for k, (dx, dy) in enumerate(dirs[parity(grid, bx, by)]):
             x, y = bx + dx, by + dy
             if 0 <= x < w and 0 <= y < h:
@@ -151,12 +155,11 @@ def _hex_links(board) -> list[tuple[int, ...]]:
     grid, w = board.grid, board.width
     masks = board.step_masks()
     dirs = [[dy * w + dx for dx, dy in d] for d in hex_dirs(grid)]
-    links = []
-    for i, m in enumerate(masks):
-        y, x = divmod(i, w)
-        offs = dirs[parity(grid, x, y)]
-        links.append(tuple(i + offs[k] for k in range(6) if not m & (1 << k)))
-    return links
+    # for each parity and mask, the offsets of the steps it lets through (a table: 90,000 hexes on a big map)
+    table = [[tuple(offs[k] for k in range(6) if not m >> k & 1) for m in range(64)] for offs in dirs]
+    if grid.pointy:  # the parity is the row's
+        return [tuple([i + o for o in table[(i // w) & 1][m]]) for i, m in enumerate(masks)]
+    return [tuple([i + o for o in table[(i % w) & 1][m]]) for i, m in enumerate(masks)]
 
 
 # --------------------------------------------------------------------------- sight

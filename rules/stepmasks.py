@@ -191,3 +191,38 @@ def _near_hexes(segs: list, grid, cw: int, ch: int, w: int, h: int) -> tuple:
     who, rest = np.divmod(key, w * h)
     y, x = np.divmod(rest, w)
     return who, x, y
+
+
+def _blocked_grid(blocked, w: int, h: int):
+    """The blocking cells as booleans, with a margin of one cell all round (off the board: not blocking)."""
+    grid = np.zeros((h + 2, w + 2), dtype=bool)
+    xy = np.array(list(blocked), dtype=np.int64).reshape(-1, 2)
+    grid[xy[:, 1] + 1, xy[:, 0] + 1] = True
+    return grid
+
+
+def blocked_square_bits(masks: list, blocked, steps: tuple, w: int, h: int) -> None:
+    """``masks`` (a square board's) with the bits the blocking cells refuse (``_step_masks``' loop): no step into
+    one, and no diagonal step past one (beside either of the two squares it passes between)."""
+    grid = _blocked_grid(blocked, w, h)
+
+    def at(dx, dy):  # for each cell, whether the cell (dx, dy) from it blocks
+        return grid[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx]
+    out = np.array(masks, dtype=np.int64).reshape(h, w)
+    for bit, (dx, dy) in enumerate(steps):
+        hit = at(dx, dy) | (at(dx, 0) | at(0, dy) if dx and dy else False)
+        out[hit] |= 1 << bit
+    masks[:] = out.ravel().tolist()
+
+
+def blocked_hex_bits(masks: list, blocked, grid, w: int, h: int) -> None:
+    """``masks`` (a hex board's) with the bits the blocking hexes refuse (``hex_step_masks``' loop): no step into
+    one from a hex beside it."""
+    cells = _blocked_grid(blocked, w, h)
+    y, x = np.mgrid[0:h, 0:w]
+    odd = ((y if grid.pointy else x) & 1) == 1
+    out = np.array(masks, dtype=np.int64).reshape(h, w)
+    for k, ((even_x, even_y), (odd_x, odd_y)) in enumerate(zip(*neighbour_steps(grid))):
+        nx, ny = x + np.where(odd, odd_x, even_x), y + np.where(odd, odd_y, even_y)
+        out[cells[ny + 1, nx + 1]] |= 1 << k
+    masks[:] = out.ravel().tolist()

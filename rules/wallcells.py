@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .gridarrays import distinct
+from .hexgeom import SHIFT
 
 _FINE = 64  #: a wall's points on 64ths of a square: the sums below are exact
 _NEAR = 2.0 ** 16  #: ... and within this of the board's origin
@@ -114,4 +115,32 @@ def _grouped(cells, walls, count: int, size: int) -> list:
     wall = wall.tolist()
     for k, c in enumerate(cell[starts].tolist()):
         out[c] = tuple(wall[bounds[k]:bounds[k + 1]])
+    return out
+
+
+def hex_cell_buckets(cells: list, grid, width: int, bw: int, bh: int) -> list:
+    """``SegmentIndex.cell_buckets``: for each bucket, the hexes (``y * width + x``, of ``cells``) whose bounding box
+    meets it (``buckets_of_hex``: the shifted unit squares within half a unit of its centre), a list, or None."""
+    out: list = [None] * (bw * bh)
+    if not cells:
+        return out
+    i = np.array(cells, dtype=np.int64)
+    y, x = np.divmod(i, width)
+    if grid.pointy:
+        cx, cy = x + 0.5 + 0.5 * (y & 1), 0.5 + 0.75 * y
+    else:
+        cx, cy = 0.5 + 0.75 * x, y + 0.5 + 0.5 * (x & 1)
+    cx, cy = cx + SHIFT, cy + SHIFT
+    c0, c1 = np.maximum(0, np.floor(cx - 0.5)), np.minimum(bw - 1, np.floor(cx + 0.5))
+    r0, r1 = np.maximum(0, np.floor(cy - 0.5)), np.minimum(bh - 1, np.floor(cy + 0.5))
+    k, col = _expand(c0.astype(np.int64), c1.astype(np.int64))
+    j, row = _expand(r0[k].astype(np.int64), r1[k].astype(np.int64))
+    bucket, hexes = row * bw + col[j], i[k][j]
+    order = np.lexsort((hexes, bucket))
+    bucket, hexes = bucket[order], hexes[order]
+    starts = np.flatnonzero(np.concatenate(([True], bucket[1:] != bucket[:-1])))
+    bounds = np.append(starts, len(bucket)).tolist()
+    hexes = hexes.tolist()
+    for n, b in enumerate(bucket[starts].tolist()):
+        out[b] = hexes[bounds[n]:bounds[n + 1]]
     return out

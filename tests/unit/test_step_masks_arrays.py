@@ -124,3 +124,33 @@ def test_the_arrays_bucket_each_wall_in_the_very_cells_of_the_loop(name, monkeyp
         arrays = random_board(seed, grid).segments().buckets
         assert arrays == loops, (name, seed, sum(a != b for a, b in zip(arrays, loops)))
 
+
+
+@pytest.mark.parametrize("name", list(GRIDS))
+def test_many_blocking_cells_refuse_the_very_steps_and_fill_the_very_buckets_of_the_loops(name, monkeypatch):
+    # a player's known board blocks every square never seen (tens of thousands on a big map): their steps
+    # (stepmasks.blocked_*_bits) and, on hexes, their buckets (wallcells.hex_cell_buckets) in arrays
+    grid = GRIDS[name]
+    for seed in range(10):
+        rnd = random.Random(seed)
+        data = random_board(seed, grid).to_dict()
+        w, h = data["width"], data["height"]
+        data["blocked"] = [[x, y] for y in range(h) for x in range(w) if rnd.random() < 0.4]
+        found = []
+        for worth in (10**9, 0):  # the loops, then the arrays (each board's indexes built while its switch is set)
+            monkeypatch.setattr(stepmasks, "WORTH", worth)
+            board = Board.from_dict(data)
+            found.append((board.step_masks(), [sorted(b) if b else b for b in board.segments().cell_buckets]
+                          if grid.hex else None))
+        assert found[1] == found[0], (name, seed)
+
+
+def test_blocking_many_cells_at_once_is_blocking_each():
+    one, many = Board(9, 7), Board(9, 7)
+    cells = [(x, y) for x in range(9) for y in range(7) if (x * y) % 3 == 1]
+    for c in cells:
+        one.block(c)
+    many.block_many([list(c) for c in cells])
+    assert many.blocked == one.blocked and many.to_dict() == one.to_dict()
+    with pytest.raises(ValueError):
+        many.block_many([(1, 1), (9, 0)])  # off the board: refused as block refuses it
