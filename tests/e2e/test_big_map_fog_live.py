@@ -1,13 +1,13 @@
 """#69: a 300 x 300 map imported from a Universal VTT file plays under fog on every screen. Real Chromium against a
 real ``tacmap serve``: the GM imports the file from the GM page (an imported map starts with fog on), the table
 screen and two phones (touch, at the server's LAN name: no secure context) are connected, and each player moves
-their token three times with a finger, the last move through a doorway into the next room: the mover's token
-stands on its new square on the GM's page, the table screen and its phone, and the phone's fog opens as it goes (the next room's floor dark before,
-clear after; the walls the phone knows more). The GM sees every wall throughout.
+their token three times with a finger, the last move through a doorway into the next room: the mover's token stands
+on its new square on the GM's page, the table screen and its phone, and the phone's fog opens as it goes (the next
+room's floor dark before, clear after; the walls the phone knows more). The GM sees every wall throughout.
 
 The map: rooms of 10 x 10 squares, their walls in segments of one square (15,660 of them) with a doorway in the
-middle of each side, so that a token sees its own room and through the doorways, and a room opens when it steps
-into it."""
+middle of each side, so that a token sees its own room and through the doorways, and a room opens when it steps into
+it."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from playwright.sync_api import expect
 
 from test_fights import still
 from test_live_table import cell_center
-from test_table_screens import PHONE, add_token, join, new_game, player_url
-from test_touch_keys import touches
+from test_phone_awake_plain_http import open_phone
+from test_table_screens import add_token, join, new_game
+from test_touch_keys import open_gm, open_screen, touches
 
 SIDE, ROOM = 300, 10
-SCREEN = {"width": 1920, "height": 1080}
 
 
 def rooms_file() -> tuple[bytes, int]:
@@ -69,19 +69,8 @@ def test_a_300_square_imported_map_plays_under_fog_on_four_screens(server, new_p
     bea, cal = join(server, game, "Bea"), join(server, game, "Cal")
     heroes = {"Bea": add_token(server, game, "Aria", 4, 5, owner=bea["player_id"], kind="pc"),
               "Cal": add_token(server, game, "Brom", 15, 14, owner=cal["player_id"], kind="pc")}
-    gm = new_page(viewport={"width": 1280, "height": 800})
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    screen = new_page(viewport=SCREEN)
-    screen.goto(game["urls"]["screen"])
-    expect(screen.locator("#conn.ok")).to_be_attached()
-    phones = {}
-    for name, player in (("Bea", bea), ("Cal", cal)):
-        phone = new_page(**PHONE)
-        phone.goto(player_url(server, game, player).replace(server.url, server.lan_url, 1))
-        assert phone.evaluate("window.isSecureContext") is False
-        expect(phone.locator("#conn.ok")).to_be_visible()
-        phones[name] = phone
+    gm, screen = open_gm(new_page, game), open_screen(new_page, game)
+    phones = {name: open_phone(new_page, server, game, player) for name, player in (("Bea", bea), ("Cal", cal))}
 
     data, segments = rooms_file()
     path = tmp_path / "rooms.dd2vtt"

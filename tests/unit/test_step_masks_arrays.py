@@ -51,7 +51,8 @@ def random_board(seed: int, grid: Grid) -> Board:
                 r = (cx + ux - side * uy * 1e-12, cy + uy + side * ux * 1e-12)
                 b.add_wall(r, (r[0] - side * uy - ux / 3, r[1] + side * ux - uy / 3))
             elif k < 0.8:  # long, far off the board on one side or both
-                b.add_wall((rnd.uniform(-3 * size, size), y + rnd.random()), (rnd.uniform(0, 4 * size), rnd.uniform(-size, 2 * size)))
+                b.add_wall((rnd.uniform(-3 * size, size), y + rnd.random()),
+                           (rnd.uniform(0, 4 * size), rnd.uniform(-size, 2 * size)))
             elif k < 0.9:
                 b.add_door((x, y), (x + 1, y), closed=rnd.random() < 0.5)
             else:

@@ -253,11 +253,9 @@ def player_view(game: "Game", player_id: str) -> Cells:
 
 def screen_view(game: "Game") -> Cells:
     """What the players together see (the table screen's view)."""
-    def compute():
-        out = set(game.revealed)
-        for pid in {t.owner for t in game.tokens.values() if t.owner}:
-            out |= player_view(game, pid)
-        return frozenset(out)
+    def compute():  # one union (off the loop on a big board), not a copy grown view by view on it
+        views = [player_view(game, pid) for pid in {t.owner for t in game.tokens.values() if t.owner}]
+        return heavy.run(game.board, _union, game.revealed, *views)
     return _cached(game, "screen", compute)
 
 
@@ -281,8 +279,12 @@ def explored(game: "Game", actor: "Actor"):
 
 
 def _union(*cells) -> Cells:
-    """The squares in any of ``cells`` (pure: off the loop on a big board, each a memory or view of thousands)."""
-    return frozenset().union(*cells)
+    """The squares in any of ``cells`` (pure: off the loop on a big board, each a memory or view of thousands): the
+    one that is not empty itself where only one is (frozen: nothing changes it)."""
+    parts = [c for c in cells if c]
+    if len(parts) == 1 and isinstance(parts[0], frozenset):
+        return parts[0]
+    return frozenset().union(*parts)
 
 
 def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
