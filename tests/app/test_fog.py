@@ -323,7 +323,7 @@ def _cells_of_path(d: str) -> set:
 def test_the_fog_paths_cover_exactly_their_squares():
     import random
 
-    from webapp.game.bridge.fog import _grid, _grid_runs, _path, _runs, cells_path
+    from webapp.game.bridge.fog import _grid, _grid_path, _grid_runs, _path, _runs, cells_path
     rnd = random.Random(12)
     for _ in range(50):
         w, h = rnd.randint(1, 30), rnd.randint(1, 30)
@@ -332,6 +332,8 @@ def test_the_fog_paths_cover_exactly_their_squares():
         assert _cells_of_path(cells_path(cells | outside, w, h)) == cells
         everything = {(x, y) for y in range(h) for x in range(w)}
         assert _cells_of_path(_path(_grid_runs(~_grid(cells | outside, w, h)))) == everything - cells
+        for grid in (_grid(cells, w, h), ~_grid(cells, w, h)):  # the layer's one pass: the same path
+            assert _grid_path(grid) == _path(_grid_runs(grid))
         runs = {}  # each row's runs, left to right, each as long as it goes
         for x, y in sorted(cells, key=lambda c: (c[1], c[0])):
             row = runs.setdefault(y, [])

@@ -558,6 +558,19 @@ def _grid_runs(grid: np.ndarray) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
+def _grid_path(grid: np.ndarray) -> str:
+    """``_path(_grid_runs(grid))`` in one pass: the runs as ``np.nonzero`` finds them are in row order, and left to
+    right within a row, as the path writes them."""
+    height, width = grid.shape
+    padded = np.zeros((height, width + 2), dtype=np.int8)
+    padded[:, 1:-1] = grid
+    turns = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(turns == 1)
+    ends = np.nonzero(turns == -1)[1]
+    return "".join(f"M{x0} {y}h{x1 - x0}v1h{x0 - x1}z" for y, x0, x1 in zip(rows.tolist(), starts.tolist(),
+                                                                            ends.tolist()))
+
+
 def _runs(cells, width: int, height: int) -> dict[int, list[tuple[int, int]]]:
     """Each row's runs of squares ``[x0, x1)`` among ``cells`` (the rows with none left out)."""
     return _grid_runs(_grid(cells, width, height))
@@ -570,7 +583,7 @@ def _path(runs: dict[int, list[tuple[int, int]]]) -> str:
 
 def cells_path(cells, width: int, height: int) -> str:
     """One SVG path covering ``cells``: a rectangle per run of squares in a row."""
-    return _path(_runs(cells, width, height))
+    return _grid_path(_grid(cells, width, height))
 
 
 def layer(game: "Game", actor: "Actor") -> dict | None:
@@ -607,8 +620,8 @@ def _layer(gm: bool, seen: Cells, known: Cells, w: int, h: int) -> dict:
     big board)."""
     now = _grid(seen, w, h)
     before = _grid(known, w, h) if known else now
-    unseen = _path(_grid_runs(~(now | before)))
-    return {"dark": "" if gm else unseen, "tint": unseen if gm else "", "dim": _path(_grid_runs(before & ~now))}
+    unseen = _grid_path(~(now | before))
+    return {"dark": "" if gm else unseen, "tint": unseen if gm else "", "dim": _grid_path(before & ~now)}
 
 
 def prepared_layer(board, fog_on: bool) -> dict | None:
