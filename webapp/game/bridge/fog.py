@@ -538,18 +538,22 @@ def _grid(cells, width: int, height: int) -> np.ndarray:
     return grid.reshape(height, width)
 
 
-def _grid_runs(grid: np.ndarray) -> dict[int, list[tuple[int, int]]]:
-    """Each row's runs of marked squares ``[x0, x1)`` in ``grid`` (the rows with none left out): where a row,
-    padded with an unmarked square at each end, turns marked and unmarked again (in row order, so the n-th start
-    of a row goes with its n-th end)."""
+def _turns(grid: np.ndarray) -> tuple[list, list, list]:
+    """Each run of marked squares in ``grid``'s rows: its row, first square and the square after it, where a row,
+    padded with an unmarked square at each end, turns marked and unmarked again (in row order and left to right
+    within a row, so the n-th start goes with the n-th end)."""
     height, width = grid.shape
     padded = np.zeros((height, width + 2), dtype=np.int8)
     padded[:, 1:-1] = grid
     turns = np.diff(padded, axis=1)
     rows, starts = np.nonzero(turns == 1)
-    ends = np.nonzero(turns == -1)[1]
+    return rows.tolist(), starts.tolist(), np.nonzero(turns == -1)[1].tolist()
+
+
+def _grid_runs(grid: np.ndarray) -> dict[int, list[tuple[int, int]]]:
+    """Each row's runs of marked squares ``[x0, x1)`` in ``grid`` (the rows with none left out)."""
     out: dict[int, list[tuple[int, int]]] = {}
-    for y, x0, x1 in zip(rows.tolist(), starts.tolist(), ends.tolist()):
+    for y, x0, x1 in zip(*_turns(grid)):
         found = out.get(y)
         if found is None:
             out[y] = [(x0, x1)]
@@ -559,16 +563,9 @@ def _grid_runs(grid: np.ndarray) -> dict[int, list[tuple[int, int]]]:
 
 
 def _grid_path(grid: np.ndarray) -> str:
-    """``_path(_grid_runs(grid))`` in one pass: the runs as ``np.nonzero`` finds them are in row order, and left to
-    right within a row, as the path writes them."""
-    height, width = grid.shape
-    padded = np.zeros((height, width + 2), dtype=np.int8)
-    padded[:, 1:-1] = grid
-    turns = np.diff(padded, axis=1)
-    rows, starts = np.nonzero(turns == 1)
-    ends = np.nonzero(turns == -1)[1]
-    return "".join(f"M{x0} {y}h{x1 - x0}v1h{x0 - x1}z" for y, x0, x1 in zip(rows.tolist(), starts.tolist(),
-                                                                            ends.tolist()))
+    """``_path(_grid_runs(grid))`` in one pass: the runs come in row order, and left to right within a row, as the
+    path writes them."""
+    return "".join(f"M{x0} {y}h{x1 - x0}v1h{x0 - x1}z" for y, x0, x1 in zip(*_turns(grid)))
 
 
 def _runs(cells, width: int, height: int) -> dict[int, list[tuple[int, int]]]:
