@@ -486,21 +486,19 @@ class SegmentIndex:
         w = self.width
         self.blocked_idx = frozenset(y * w + x for x, y in self.blocked)
         self._visible: dict[int, tuple | None] = {}
-        if grid.hex:
-            # the blocking hexes and those with cover, bucketed like the walls
-
+        if grid.hex:  # the blocking hexes and those with cover, bucketed like the walls
             cells = self.blocked_idx | set(self.cover)
             if len(cells) >= stepmasks.WORTH:  # many (a known board's unseen hexes): in arrays, the same buckets
                 self.cell_buckets = wallcells.hex_cell_buckets(sorted(cells), grid, w, self.bw, self.bh)
-                return
-            cb: list = [None] * (self.bw * self.bh)
-            for i in cells:
-                for b in buckets_of_hex(grid, (i % w, i // w), self.bw, self.bh):
-                    if cb[b] is None:
-                        cb[b] = [i]
-                    else:
-                        cb[b].append(i)
-            self.cell_buckets = cb
+            else:
+                cb: list = [None] * (self.bw * self.bh)
+                for i in cells:
+                    for b in buckets_of_hex(grid, (i % w, i // w), self.bw, self.bh):
+                        if cb[b] is None:
+                            cb[b] = [i]
+                        else:
+                            cb[b].append(i)
+                self.cell_buckets = cb
 
     def _cells(self, s: Segment):
         """The buckets of wall ``s`` (the loop's)."""

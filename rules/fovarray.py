@@ -37,6 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .gridarrays import runs
 from .hexgeom import parity
 from .stepsearch import cells_of
 
@@ -318,8 +319,7 @@ class _Obstacles:
         longs = ~short
         if longs.any():  # a long wall's shadow piece by piece, the pieces overlapping (rules.los._Fov._add_piece)
             k = np.minimum(400, np.ceil(length[longs] / 2)).astype(np.int64)
-            owner = np.repeat(np.arange(len(k)), k)
-            i = np.arange(len(owner)) - np.repeat(np.cumsum(k) - k, k)
+            owner, i = runs(np.zeros(len(k), dtype=np.int64), k - 1)
             kk = k[owner].astype(np.float64)
             t0 = np.maximum(0.0, (i - 0.25) / kk)
             t1 = np.minimum(1.0, (i + 1.25) / kk)

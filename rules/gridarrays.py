@@ -9,13 +9,27 @@ import numpy as np
 from .grid import Grid
 
 
+def hex_centres(x, y, grid: Grid) -> tuple:
+    """``Grid.centre`` of hexes ``(x, y)``."""
+    if grid.pointy:
+        return x + 0.5 + 0.5 * (y & 1), 0.5 + 0.75 * y
+    return 0.5 + 0.75 * x, y + 0.5 + 0.5 * (x & 1)
+
+
 def hex_far(px, py, x, y, grid: Grid):
     """The true length from points to the centres of hexes ``(x, y)`` (``Grid.length`` of the step to
     ``Grid.centre``)."""
     ux, uy = grid.unit
-    if grid.pointy:
-        return np.hypot((px - (x + 0.5 + 0.5 * (y & 1))) * ux, (py - (0.5 + 0.75 * y)) * uy)
-    return np.hypot((px - (0.5 + 0.75 * x)) * ux, (py - (y + 0.5 + 0.5 * (x & 1))) * uy)
+    cx, cy = hex_centres(x, y, grid)
+    return np.hypot((px - cx) * ux, (py - cy) * uy)
+
+
+def runs(first, last) -> tuple:
+    """For runs of whole numbers ``first[i]..last[i]`` (none where first > last): each member's run and the member
+    (a segment's samples, a wall's columns)."""
+    count = np.maximum(0, last - first + 1)
+    owner = np.repeat(np.arange(len(first)), count)
+    return owner, first[owner] + np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
 
 
 def hex_at(px, py, grid: Grid) -> tuple:

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .gridarrays import distinct, hex_at, neighbour_steps
+from .gridarrays import distinct, hex_at, hex_centres, neighbour_steps, runs
 from .segments import segment_touches
 
 #: walls on a board from which the arrays take the place of the wall-by-wall loops (a few milliseconds of numpy's
@@ -118,8 +118,8 @@ def hex_wall_bits(masks: list, index, grid, w: int, h: int) -> None:
     if not segs:
         return
     ex, ey = grid.extent(w, h)
-    near_n, near_x, near_y = _near_hexes(segs, grid, math.ceil(ex), math.ceil(ey), w, h)
     arrays = _walls(segs)
+    near_n, near_x, near_y = _near_hexes(arrays[0], grid, math.ceil(ex), math.ceil(ey), w, h)
     out = np.array(masks, dtype=np.int64)
     par = (near_y if grid.pointy else near_x) & 1
     for k, ((even_x, even_y), (odd_x, odd_y)) in enumerate(zip(*neighbour_steps(grid))):
@@ -133,19 +133,12 @@ def hex_wall_bits(masks: list, index, grid, w: int, h: int) -> None:
         n, x, y, nx, ny, i, j = n[keep], x[keep], y[keep], nx[keep], ny[keep], i[keep], j[keep]
         for lo in range(0, len(n), CHUNK):
             part = slice(lo, lo + CHUNK)
-            px, py = _centres(grid, x[part], y[part])
-            qx, qy = _centres(grid, nx[part], ny[part])
+            px, py = hex_centres(x[part], y[part], grid)
+            qx, qy = hex_centres(nx[part], ny[part], grid)
             hit = touching(segs, arrays, n[part], px, py, qx, qy)
             np.bitwise_or.at(out, i[part][hit], bit)
             np.bitwise_or.at(out, j[part][hit], back)
     masks[:] = out.tolist()
-
-
-def _centres(grid, x, y) -> tuple:
-    """``Grid.centre`` of hexes (x, y), elementwise (the same sums)."""
-    if grid.pointy:
-        return x + 0.5 + 0.5 * (y & 1), 0.5 + 0.75 * y
-    return 0.5 + 0.75 * x, y + 0.5 + 0.5 * (x & 1)
 
 
 def _clipped(ax, ay, vx, vy, width: int, height: int) -> tuple:
@@ -161,17 +154,17 @@ def _clipped(ax, ay, vx, vy, width: int, height: int) -> tuple:
     return t0, t1, ~beside & (t0 <= t1)
 
 
-def _near_hexes(segs: list, grid, cw: int, ch: int, w: int, h: int) -> tuple:
-    """``hexes_near_segment`` of every wall at once: (wall, hex) pairs, each once, on the board. The walls' parts
-    within the board's extent and a margin (``_clipped``), sampled a quarter apart along them."""
-    ends, _exact = _walls(segs)
+def _near_hexes(ends, grid, cw: int, ch: int, w: int, h: int) -> tuple:
+    """``hexes_near_segment`` of every wall (``ends``: ``_walls``') at once: (wall, hex) pairs, each once, on the
+    board. The walls' parts within the board's extent and a margin (``_clipped``), sampled a quarter apart along
+    them."""
     ax, ay, bx, by = ends.T
     vx, vy = bx - ax, by - ay
     t0, t1, ok = _clipped(ax, ay, vx, vy, cw, ch)
     count = np.maximum(1, np.ceil(np.maximum(np.abs(vx), np.abs(vy)) * (t1 - t0) * 4)).astype(np.int64)
     count = np.where(ok, count, -1)  # no sample of a wall off the board
-    owner = np.repeat(np.arange(len(segs)), count + 1)
-    i = (np.arange(len(owner)) - np.repeat(np.cumsum(count + 1) - (count + 1), count + 1)).astype(np.float64)
+    owner, i = runs(np.zeros(len(count), dtype=np.int64), count)
+    i = i.astype(np.float64)
     n = count[owner].astype(np.float64)
     s0 = t0[owner]
     at = s0 + (t1[owner] - s0) * i / n

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .gridarrays import distinct
+from .gridarrays import distinct, hex_centres, runs
 from .hexgeom import SHIFT
 
 _FINE = 64  #: a wall's points on 64ths of a square: the sums below are exact
@@ -59,20 +59,12 @@ def _span(lo, hi, size: int) -> tuple:
     return np.maximum(0, first).astype(np.int64), np.minimum(size - 1, last).astype(np.int64)
 
 
-def _expand(first, last):
-    """For runs ``first[i]..last[i]`` (empty where first > last): each run's index and each value in it."""
-    count = np.maximum(0, last - first + 1)
-    owner = np.repeat(np.arange(len(first)), count)
-    step = np.arange(len(owner)) - np.repeat(np.cumsum(count) - count, count)
-    return owner, first[owner] + step
-
-
 def _boxed(cells: list, walls: list, n, x0, y0, x1, y1, width: int, height: int) -> None:
     """The cells of each wall's bounding box ``[x0, x1] x [y0, y1]``."""
     c0, c1 = _span(x0, x1, width)
     r0, r1 = _span(y0, y1, height)
-    k, col = _expand(c0, c1)
-    j, row = _expand(r0[k], r1[k])
+    k, col = runs(c0, c1)
+    j, row = runs(r0[k], r1[k])
     cells.append(row * width + col[j])
     walls.append(n[k][j])
 
@@ -89,7 +81,7 @@ def _slanted(cells: list, walls: list, n, ax, ay, bx, by, width: int, height: in
     """Walls neither across nor down (ax < bx), column by column: the rows between the wall's heights at the
     column's two sides (``_cells_of_segment``'s exact fractions: each height ``N / D``, ``D = bx - ax``)."""
     c0, c1 = _span(ax, bx, width)
-    k, col = _expand(c0, c1)
+    k, col = runs(c0, c1)
     ax, ay, bx, by = ax[k], ay[k], bx[k], by[k]
     d, rise = bx - ax, by - ay
     x_lo, x_hi = np.maximum(ax, col), np.minimum(bx, col + 1)
@@ -98,7 +90,7 @@ def _slanted(cells: list, walls: list, n, ax, ay, bx, by, width: int, height: in
     first = _floor_div(low, d)
     last = np.maximum(first, -_floor_div(-high, d) - 1)  # ceil(high / d) - 1
     r0, r1 = np.maximum(0, first).astype(np.int64), np.minimum(height - 1, last).astype(np.int64)
-    j, row = _expand(r0, r1)
+    j, row = runs(r0, r1)
     cells.append(row * width + col[j])
     walls.append(n[k][j])
 
@@ -126,15 +118,12 @@ def hex_cell_buckets(cells: list, grid, width: int, bw: int, bh: int) -> list:
         return out
     i = np.array(cells, dtype=np.int64)
     y, x = np.divmod(i, width)
-    if grid.pointy:
-        cx, cy = x + 0.5 + 0.5 * (y & 1), 0.5 + 0.75 * y
-    else:
-        cx, cy = 0.5 + 0.75 * x, y + 0.5 + 0.5 * (x & 1)
+    cx, cy = hex_centres(x, y, grid)
     cx, cy = cx + SHIFT, cy + SHIFT
     c0, c1 = np.maximum(0, np.floor(cx - 0.5)), np.minimum(bw - 1, np.floor(cx + 0.5))
     r0, r1 = np.maximum(0, np.floor(cy - 0.5)), np.minimum(bh - 1, np.floor(cy + 0.5))
-    k, col = _expand(c0.astype(np.int64), c1.astype(np.int64))
-    j, row = _expand(r0[k].astype(np.int64), r1[k].astype(np.int64))
+    k, col = runs(c0.astype(np.int64), c1.astype(np.int64))
+    j, row = runs(r0[k].astype(np.int64), r1[k].astype(np.int64))
     bucket, hexes = row * bw + col[j], i[k][j]
     order = np.lexsort((hexes, bucket))
     bucket, hexes = bucket[order], hexes[order]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.grid import SQUARE, Grid
-from rules.gridarrays import distinct, hex_at, hex_far, neighbour_steps
+from rules.gridarrays import distinct, hex_at, hex_far, neighbour_steps, runs
 
 
 def segment_cells(a, b, grid: Grid = SQUARE) -> frozenset:
@@ -72,8 +72,8 @@ def _samples(segments: list) -> tuple:
     ends = np.array([(s.a[0], s.a[1], s.b[0], s.b[1]) for s in segments], dtype=np.float64)
     ax, ay, bx, by = ends.T
     steps = np.maximum(1, (np.maximum(np.abs(bx - ax), np.abs(by - ay)) * 4).astype(np.int64) + 1)
-    owner = np.repeat(np.arange(len(segments)), steps + 1)
-    i = (np.arange(len(owner)) - np.repeat(np.cumsum(steps + 1) - (steps + 1), steps + 1)).astype(np.float64)
+    owner, i = runs(np.zeros(len(steps), dtype=np.int64), steps)
+    i = i.astype(np.float64)
     n = steps[owner].astype(np.float64)
     return owner, ax[owner] + (bx - ax)[owner] * i / n, ay[owner] + (by - ay)[owner] * i / n
 
