@@ -9,6 +9,8 @@ from typing import Any
 
 #: values ``copied`` shares: immutable (a ``rules.text.Say`` is a str: its words are a value too)
 _SHARED = (str, int, float, bool, type(None))
+#: the exact types of the values most often met, shared without a call (a subclass, a Say, goes through ``copied``)
+_PLAIN = frozenset(_SHARED)
 
 
 def copied(data: Any) -> Any:
@@ -16,10 +18,10 @@ def copied(data: Any) -> Any:
     else (a tuple, a set: none in a game's JSON-like state, but a copy never shares what could change) deep-copied.
     A dict or list of another kind comes back a plain one."""
     kind = type(data)
-    if kind is dict:
-        return {k: copied(v) for k, v in data.items()}
+    if kind is dict:  # (most values are numbers and strings: shared here, without a call for each)
+        return {k: v if type(v) in _PLAIN else copied(v) for k, v in data.items()}
     if kind is list:
-        return [copied(v) for v in data]
+        return [v if type(v) in _PLAIN else copied(v) for v in data]
     if isinstance(data, _SHARED):
         return data
     if isinstance(data, dict):

@@ -8,10 +8,10 @@ a value that is not on these tables.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
+from ..copying import copied
 from ..system import RuleError
 from ..text import say
 
@@ -122,7 +122,7 @@ MODIFIER_RULES = ("largest", "largest_each")
 
 def settings_with_defaults(settings: Mapping | None = None) -> dict:
     """The game's settings over :data:`DEFAULT_SETTINGS`, checked."""
-    out = copy.deepcopy(DEFAULT_SETTINGS)
+    out = copied(DEFAULT_SETTINGS)
     for key, value in (settings or {}).items():
         if key not in DEFAULT_SETTINGS:
             raise RuleError(say("unknown Atomic Tomorrow setting {key}", key=repr(key)))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
+from ..copying import copied
 from ..dice import DiceSource
 from ..system import checked_defenses
 from ..system import (
@@ -51,7 +51,7 @@ class AtomicTomorrow(BaseSystem):
     default_sheet = staticmethod(sheet.default_sheet)
 
     def default_settings(self) -> dict:
-        return copy.deepcopy(DEFAULT_SETTINGS)
+        return copied(DEFAULT_SETTINGS)
 
     def derived(self, sheet_: dict) -> dict:
         """Section "CHARACTER SHEET REFERENCE": the x 5 values, and the defenses."""
@@ -127,7 +127,7 @@ class AtomicTomorrow(BaseSystem):
 
     def sample_encounter(self) -> dict | None:
         """The rocket-port ambush: the demo zones and four combatants in them."""
-        return {"name": "Demo: ambush at the rocket-port", "map": copy.deepcopy(DEMO_ZONES),
+        return {"name": "Demo: ambush at the rocket-port", "map": copied(DEMO_ZONES),
                 "combatants": sheet.sample_encounter()}
 
     def badges(self, sheet_: dict, state: dict | None = None) -> list[dict]:

@@ -10,8 +10,8 @@ Every function returns a new sheet; the one given is left as it was.
 
 from __future__ import annotations
 
-import copy
 
+from ..copying import copied
 from ..dice import DiceSource
 from ..text import say, say_n
 from ..system import AttackResult, Effect, Modifier, RuleError
@@ -77,7 +77,7 @@ def take_damage(sheet: dict, damage: int, no_wounds: bool = False) -> tuple[dict
 def apply_effects(sheet: dict, effects: list[Effect], token_id: str | None = None) -> dict:
     """The sheet after the effects aimed at ``token_id`` (all of them when None):
     damage (Stamina, Wounds, Ego), statuses added or removed, Mayhem spent, ammunition."""
-    out = copy.deepcopy(sheet)
+    out = copied(sheet)
     for e in effects:
         if token_id is not None and e.target != token_id:
             continue
@@ -139,7 +139,7 @@ def consciousness_check(sheet: dict, dice: DiceSource, settings: dict | None = N
                         roller=roller, difficulty=difficulty)
     total, rec, mods = test.total, test.records[0], test.modifiers
     passed = total >= difficulty
-    out = copy.deepcopy(sheet)
+    out = copied(sheet)
     if not passed:
         out["statuses"] = add_status(out.get("statuses"), "Unconscious")
         out["dying"] = True
@@ -149,8 +149,8 @@ def consciousness_check(sheet: dict, dice: DiceSource, settings: dict | None = N
 def bleed_out(sheet: dict, minutes: int) -> dict:
     """A Wound per minute unconscious and dying without medical help ("Bleeding Out")."""
     if not sheet.get("dying") or minutes <= 0:
-        return copy.deepcopy(sheet)
-    out = copy.deepcopy(sheet)
+        return copied(sheet)
+    out = copied(sheet)
     out["wounds"] = num(out.get("wounds")) + minutes
     out["ego"] = num(out.get("ego")) - minutes
     return out
@@ -158,7 +158,7 @@ def bleed_out(sheet: dict, minutes: int) -> dict:
 
 def regain_stamina(sheet: dict, points: int) -> dict:
     """Stamina regained (first aid, ...): any point wakes a dying character ("Bleeding Out")."""
-    out = copy.deepcopy(sheet)
+    out = copied(sheet)
     out["stamina"] = min(current_max_stamina(out), stamina(out) + max(0, points))
     if out["stamina"] > 0 and out.get("dying"):
         out["dying"] = False
@@ -175,7 +175,7 @@ def burn_fate_point(sheet: dict, crippling: str) -> dict:
         raise RuleError(say("a Fate point is burnt to survive death; this character is not dead"))
     if num(sheet.get("fate_points")) < 1:
         raise RuleError(say("no Fate point left to burn"))
-    out = copy.deepcopy(sheet)
+    out = copied(sheet)
     out["fate_points"] = num(out.get("fate_points")) - 1
     out["wounds"] = min(max_wounds(out), full_max_stamina(out)) - 1
     out["crippling"] = [*(out.get("crippling") or []), str(crippling)]
@@ -186,7 +186,7 @@ def end_of_combat(sheet: dict) -> dict:
     """After a combat: Stamina back to the current maximum if conscious ("Regaining
     Stamina"), unspent Mayhem lost ("Mayhem Points"), statuses step down at the end
     of the scene ("Status Effects")."""
-    out = copy.deepcopy(sheet)
+    out = copied(sheet)
     conscious = "Unconscious" not in names(out.get("statuses"))
     out["statuses"] = end_of_scene(out.get("statuses"))
     if conscious:
@@ -198,5 +198,5 @@ def end_of_combat(sheet: dict) -> dict:
 def start_of_round_damage(sheet: dict, damage: int) -> dict:
     """Damage statuses deal each round (Bleeding), taken as a hit of that much."""
     if damage <= 0:
-        return copy.deepcopy(sheet)
+        return copied(sheet)
     return take_damage(sheet, damage)[0]

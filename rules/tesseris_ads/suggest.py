@@ -10,9 +10,9 @@ action, whose ticks are kept back from the move (``move_most``: a Move is 1 tick
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 
+from ..copying import copied
 from ..system import AttackRequest, Combatant
 from ..text import say, say_n
 from .attack import DEFENSE_WORDS, melee_partners
@@ -139,7 +139,7 @@ def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> d
     turn end (``turns.start_turn``). No dice rolled (the Resolve test of a character out of Stamina is not
     made, nor is initiative): it plans as it stands."""
     from .turns import new_round, start_turn  # the lifecycle's own books (imported here: turns is the larger module)
-    state = copy.deepcopy(state)
+    state = copied(state)
     books = state.setdefault("combatants", {})
     mine = books.get(mover.id, mover.state or {})
     if mover.id in (state.get("acted") or []):

@@ -13,8 +13,8 @@ The fight's state is plain JSON-able data::
 
 from __future__ import annotations
 
-import copy
 
+from ..copying import copied
 from ..dice import DiceSource, RollRecord
 from ..grid import grid_of
 from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
@@ -202,16 +202,16 @@ class _Step:
     def __init__(self, state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None):
         self.dice = dice
         self.settings = _settings(settings)
-        self.state = copy.deepcopy(state)
+        self.state = copied(state)
         self.by_id = {c.id: c for c in combatants}
-        self.sheets = {c.id: copy.deepcopy(c.sheet) for c in combatants}
+        self.sheets = {c.id: copied(c.sheet) for c in combatants}
         self.rolls: list[RollRecord] = []
         self.log: list[str] = []
         self.changes: dict[str, dict] = {}
 
     def change(self, cid: str, fields: dict) -> None:
-        self.sheets.setdefault(cid, {}).update(copy.deepcopy(fields))
-        self.changes.setdefault(cid, {}).update(copy.deepcopy(fields))
+        self.sheets.setdefault(cid, {}).update(copied(fields))
+        self.changes.setdefault(cid, {}).update(copied(fields))
 
     def fighter(self, cid: str) -> Combatant:
         """The combatant as it stands in this step: its sheet as changed, its state from the fight."""
@@ -603,7 +603,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         if weapon.get("ammo") is not None:
             if num(weapon["ammo"]) <= 0:
                 raise RuleError(say("{weapon} is out of ammunition: reload", weapon=weapon.get("name")))
-            weapons = copy.deepcopy(step.sheets[actor.id].get("weapons"))
+            weapons = copied(step.sheets[actor.id].get("weapons"))
             weapons[weapon_key]["ammo"] = max(0, num(weapon["ammo"]) - num(rof[2]))
             step.change(actor.id, {"weapons": weapons})
         allies = [c.id for c in everyone if c.id != actor.id and c.side == actor.side and c.id in s["combatants"]]
@@ -624,7 +624,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         line = say("{line} on {target}: Grappled", line=line, target=target.name)
     elif action == "reload":
         weapon_key = options.get("weapon")
-        weapons = copy.deepcopy(step.sheets[actor.id].get("weapons") or {})
+        weapons = copied(step.sheets[actor.id].get("weapons") or {})
         if weapon_key not in weapons:
             raise RuleError(say("which weapon is reloaded?"))
         loaded = options.get("ammo", weapons[weapon_key].get("capacity"))
@@ -665,7 +665,7 @@ def record_attack(state: dict, result_details: dict) -> dict:
     """The fight's state after an attack: the attacker's and defender's tick states the
     attack returned (``AttackResult.details["states"]``: ticks paid, reactions used,
     jams, stances) written back under ``state["combatants"]``."""
-    out = copy.deepcopy(state)
+    out = copied(state)
     for cid, st in (result_details.get("states") or {}).items():
         if cid in out.get("combatants", {}):
             out["combatants"][cid] = _clean(st)
