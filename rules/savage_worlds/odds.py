@@ -9,6 +9,7 @@ failure); *Savage Worlds Combat System Reference*, "Rate of Fire" and
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import product
 from math import comb
@@ -396,7 +397,10 @@ def _attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
         return 0 if t < tn else 1 if t < tn + RAISE else 2
 
     tvals = sorted(trait.items())
-    wvals = sorted(wild.items()) if wild_card else [(None, 1.0)]
+    # The Wild Die counts only as what it does to the roll: a 1 (a critical failure with half the trait dice 1), no
+    # more than the lowest trait die ``m`` (nothing), or above it in one of the three categories (it replaces that
+    # die): its faces summed by those, once for each ``m`` (a handful of sums rather than one per face).
+    wvals = sorted(wild.items()) if wild_card else []
 
     tail = {}  # m -> probability mass strictly above m
     acc = 0.0
@@ -406,6 +410,19 @@ def _attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
     result = {"hit": 0.0, "raise": 0.0, "effect": 0.0, "wound": 0.0, "critical_failure": 0.0,
               "expected_hits": 0.0}
     n = rof
+    wild_by = {}  # m -> (what the Wild Die does, its chance): "one", None (nothing), or the category it puts above m
+    if wild_card:
+        above_w = [[0.0, 0.0, 0.0]]  # above_w[i]: the chance of each category over the faces wvals[-i:]
+        for w, pw in reversed(wvals):
+            sums = list(above_w[-1])
+            if w != 1:
+                sums[cat(w)] += pw
+            above_w.append(sums)
+        faces, one, every = [w for w, _ in wvals], wild.get(1, 0.0), sum(pw for _, pw in wvals)
+        for m, _pm in tvals:
+            up = above_w[len(wvals) - bisect_right(faces, m)]
+            sums = {"one": one, None: every - one - sum(up), 0: up[0], 1: up[1], 2: up[2]}
+            wild_by[m] = [(k, v) for k, v in sums.items() if v]
     for m, pm in tvals:
         above = tail[m]
         cats_above = [0.0, 0.0, 0.0]
@@ -431,19 +448,18 @@ def _attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
                                   * q[0] ** c0 * q[1] ** c1 * q[2] ** c2)
                     if p_rest == 0:
                         continue
-                    for w, pw in wvals:
+                    for up, pw in wild_by[m] if wild_card else ((None, 1.0),):
                         p = p_conf * p_rest * pw
                         if p == 0:
                             continue
-                        counts = [c0, c1, c2]
-                        counts[cat(m)] += j
-                        crit = w == 1 and 2 * ones >= n
-                        if w is not None and w > m:
-                            counts[cat(m)] -= 1
-                            counts[cat(w)] += 1
-                        if crit:
+                        if up == "one" and 2 * ones >= n:
                             result["critical_failure"] += p
                             continue
+                        counts = [c0, c1, c2]
+                        counts[cat(m)] += j
+                        if up is not None and up != "one":
+                            counts[cat(m)] -= 1
+                            counts[up] += 1
                         h, r = counts[1], counts[2]
                         if h + r:
                             result["hit"] += p
