@@ -54,3 +54,20 @@ def test_the_bench_measures_a_batch_and_where_its_time_goes():
     assert labels[0].startswith("planner") and labels[-1].startswith("other")
     top = sum(share for label, _s, share in parts if label in bench.TOP or label.startswith("other"))
     assert top == pytest.approx(1.0)
+
+
+def test_a_fights_second_batch_reads_the_geometry_its_first_measured_and_plays_the_same_runs():
+    """The live side hands each batch of a forecast's fight the same key (``forecasting.batch``: the forecast's id, the
+    fight's number): the second batch starts from the lines of fire and ways the first measured (``Memo.of``), and
+    its runs are those a batch of its own plays; another forecast's key lets the first one's geometry go."""
+    start = bench.start_of("savage_worlds")
+    seed = bench.SEED
+    first = forecast.batch(start, seed, 0, 1, table.settle, bench.CAP, key=("f1", 0))
+    kept = forecast_fast.Memo.of(start, ("f1", 0)).shared
+    lines = sum(len(kept[k][0]) for k in kept if k[0] == "geometry")
+    assert lines > 0  # the first batch's lines of fire, there for the next
+    second = forecast.batch(start, seed, 1, 1, table.settle, bench.CAP, key=("f1", 0))
+    assert forecast_fast.Memo.of(start, ("f1", 0)).shared is kept
+    assert sum(len(kept[k][0]) for k in kept if k[0] == "geometry") >= lines
+    assert first + second == forecast.batch(start, seed, 0, 2, table.settle, bench.CAP)
+    assert forecast_fast.Memo.of(start, ("f2", 0)).shared == {} and ("f1", 0) not in forecast_fast._GEOMETRY

@@ -188,10 +188,10 @@ def test_batches_played_on_several_lanes_and_come_back_out_of_order_give_one_lan
     dice = random.Random(3)
     seen: list[int] = []
 
-    def pool(work, start, seed, first, count):
+    def pool(work, start, seed, first, count, key):
         gevent.sleep(dice.random() * 0.05)  # a worker that finishes when it finishes
         seen.append(first)
-        return work(start, seed, first, count)
+        return work(start, seed, first, count, key)
 
     job = forecasting.Job("j", "g", [forecasting.Variant(None, forecast.prepared(game, from_start=True),
                                                          forecast.Figures(seed, runs))])

@@ -395,10 +395,11 @@ def seed_of(seed: int, run: int) -> int:
 
 
 def batch(start: Start, seed: int, first: int, count: int, settle: Settle, cap: int = ROUND_CAP,
-          memo: "Memo | None" = None) -> list[Run]:
+          memo: "Memo | None" = None, key: tuple | None = None) -> list[Run]:
     """Runs ``first`` to ``first + count - 1`` of a forecast seeded ``seed``: what a worker plays at a time, with
-    ``memo`` (else one of the batch's own: ``forecast_fast``, the same runs as without)."""
-    memo = memo if memo is not None else Memo.of(start)
+    ``memo`` (else one of the batch's own: ``forecast_fast``, the same runs as without; ``key``: the forecast's and
+    the fight's, for the board's geometry kept from its batches before, ``Memo.of``)."""
+    memo = memo if memo is not None else Memo.of(start, key)
     return [play(start, seed_of(seed, i), settle, cap, memo) for i in range(first, first + count)]
 
 

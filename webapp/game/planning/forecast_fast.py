@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import threading
 from typing import TYPE_CHECKING
 
 from ..core.model import Game
@@ -60,6 +61,13 @@ def kept(memo: dict | None, key, make):
 
 _NONE = object()
 
+#: the board's geometry kept between one forecast's batches in this process (a worker process plays them one after
+#: another; a fight's second batch need not measure again the lines of fire its first did): ``(forecast, fight)`` ->
+#: ``Memo.shared``, of one forecast at a time, its last ``GEOMETRY_MOST`` fights (a fight's grows to a few MB)
+_GEOMETRY: dict[tuple, dict] = {}
+_GEOMETRY_LOCK = threading.Lock()
+GEOMETRY_MOST = 8
+
 
 class Memo:
     """The plans and the board's geometry a forecast keeps (one per forecast's start: its board)."""
@@ -71,9 +79,21 @@ class Memo:
         self.asked = self.met = 0  #: plans asked for, and those met again (read by the bench)
 
     @classmethod
-    def of(cls, start) -> "Memo":
-        """A memo for the runs of ``start`` (``forecast.prepared``)."""
-        return cls(start.game.board)
+    def of(cls, start, key: tuple | None = None) -> "Memo":
+        """A memo for the runs of ``start`` (``forecast.prepared``). ``key``: ``(forecast, fight)``, the same for every
+        batch of one fight of one forecast (the whole fight, or the fight without a foe): its board's geometry then
+        comes from this process's batches of it before (:data:`_GEOMETRY`); the plans are each batch's own (a
+        state's key is kilobytes, and states recur mostly in a run's first turns)."""
+        memo = cls(start.game.board)
+        if key is not None:
+            with _GEOMETRY_LOCK:  # (batches in gevent's native threads: one forecast's and the one replacing it)
+                if any(k[0] != key[0] for k in _GEOMETRY):  # another forecast: the last one's is let go
+                    _GEOMETRY.clear()
+                memo.shared = _GEOMETRY.pop(key, memo.shared)
+                _GEOMETRY[key] = memo.shared  # (the last used last: the first one is let go past GEOMETRY_MOST)
+                while len(_GEOMETRY) > GEOMETRY_MOST:
+                    del _GEOMETRY[next(iter(_GEOMETRY))]
+        return memo
 
     def fits(self, game: Game) -> bool:
         """Whether ``game`` is on this memo's board as it was (a run's copy of it, unchanged)."""

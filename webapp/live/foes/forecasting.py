@@ -42,9 +42,10 @@ _POOL: list = []  # [(run(work, *args) or None, lanes)], made at first use
 _MAKING = threading.Lock()
 
 
-def batch(start: forecast.Start, seed: int, first: int, count: int) -> list[forecast.Run]:
-    """``forecast.batch`` judged by the table (what a worker runs)."""
-    return forecast.batch(start, seed, first, count, table.settle)
+def batch(start: forecast.Start, seed: int, first: int, count: int, key: tuple | None = None) -> list[forecast.Run]:
+    """``forecast.batch`` judged by the table (what a worker runs); ``key``: the forecast's and the fight's (the
+    board's geometry kept in the worker from the fight's batches before)."""
+    return forecast.batch(start, seed, first, count, table.settle, key=key)
 
 
 def _pool():
@@ -198,7 +199,7 @@ def _lanes(job: Job, pool, lanes: int, spawn, breathe) -> None:
                 n = min(count, runs - first)
                 handed[k] += n
                 began = time.monotonic()
-                played = (pool or _here)(batch, variant.start, seed, first, n)
+                played = (pool or _here)(batch, variant.start, seed, first, n, (job.id, k))
                 if job.stopped:
                     return
                 back[k][first] = played
