@@ -71,3 +71,28 @@ def test_a_fights_second_batch_reads_the_geometry_its_first_measured_and_plays_t
     assert sum(len(kept[k][0]) for k in kept if k[0] == "geometry") >= lines
     assert first + second == forecast.batch(start, seed, 0, 2, table.settle, bench.CAP)
     assert forecast_fast.Memo.of(start, ("f2", 0)).shared == {} and ("f1", 0) not in forecast_fast._GEOMETRY
+
+
+@pytest.mark.parametrize("system", bench.SYSTEMS)
+def test_the_planners_attack_options_are_ones_the_system_lists(system, monkeypatch):
+    """The planner weighs its attacks without holding their options to the system's listing (``aiming.plan``'s
+    ``listed`` False: the options are a way's of the rules' own ``plan_turns``). Run 0 of the bench's fight, with the
+    listing asked for every one of them all the same: it refuses none, so leaving it out changes no plan."""
+    from webapp.game.fight import aiming
+
+    checked = aiming._checked_options
+    asked, refused = [], []
+
+    def both(game, cmd, actor, listed=True):
+        if not listed and cmd.options:
+            asked.append(cmd.options)
+            try:
+                checked(game, cmd, actor, True)
+            except aiming.Rejected as exc:
+                refused.append((cmd.options, exc))
+        return checked(game, cmd, actor, listed)
+    monkeypatch.setattr(aiming, "_checked_options", both)
+    forecast.play(bench.start_of(system), forecast.seed_of(bench.SEED, 0), table.settle, bench.CAP)
+    assert not refused, refused[:3]
+    if system in ("savage_worlds", "tesseris_ads", "phase_tn"):  # (the 3d6 and Atomic Tomorrow ways carry none)
+        assert asked

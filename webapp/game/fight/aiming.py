@@ -108,10 +108,13 @@ def band_label(system, band: str | None):
 APP_OPTIONS = ("settings", "defense", "template", "centre")
 
 
-def plan(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
+def plan(game: "Game", cmd: AttackCommand, actor: "Actor", listed: bool = True) -> dict:
     """Everything the table knows about an attack before the rules judge it; Rejected when it cannot happen.
-    A multi-target attack has one request per target in ``request.targets``, the first its own."""
-    cmd = _checked_options(game, cmd, actor)
+    A multi-target attack has one request per target in ``request.targets``, the first its own. ``listed`` False: the
+    options are the rules' own (a way of the foes' planner, ``plan_turns``: the GM's attack), not held to the
+    system's listing of them here (``_checked_options``; tests/unit/test_bench_forecast_runs.py plays a fight in
+    each system with the listing asked all the same, and none refuses); the table holds the attack to it when sent."""
+    cmd = _checked_options(game, cmd, actor, listed)
     p = _plan_one(game, cmd, actor)
     ids = list(dict.fromkeys([cmd.target, *cmd.targets]))
     if len(ids) > 1:
@@ -133,7 +136,7 @@ def plan(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
     return p
 
 
-def _checked_options(game: "Game", cmd: AttackCommand, actor: "Actor") -> AttackCommand:
+def _checked_options(game: "Game", cmd: AttackCommand, actor: "Actor", listed: bool = True) -> AttackCommand:
     """The sender's ``options`` as the rules may read them: never the app's own keys; an attack the rules
     owe now takes the options the rules gave it; where the system lists its options, only those, and
     the GM's own (``"gm": True``, a GM's modifier) from the GM alone."""
@@ -144,7 +147,7 @@ def _checked_options(game: "Game", cmd: AttackCommand, actor: "Actor") -> Attack
     owed = _owed_entry(game, cmd)
     given = dict((owed or {}).get("options") or {})
     system = rules.get(game.system)
-    if sent and _lists_options(system):  # nothing sent: nothing to check
+    if sent and listed and _lists_options(system):  # nothing sent: nothing to check
         offered = {o.get("key"): o for o in _listed(system, game, cmd)}
         unknown = sorted(k for k in sent if k not in offered and k not in given)
         if unknown:

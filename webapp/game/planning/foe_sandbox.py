@@ -114,7 +114,7 @@ def weighed(view: "Game", cmd: AttackCommand, system) -> tuple[dict, dict, dict]
     """The attack ``cmd`` as the GM would send it on ``view``: its plan (``aiming.plan``), the rules' exact odds and
     what it is worth (``attack_effect``); None when the table or the rules refuse it, or it cannot hit."""
     try:
-        p = aim_plan(view, cmd, GM)
+        p = aim_plan(view, cmd, GM, listed=False)  # its options a way's of the rules' plan_turns
         odds = system.odds(p["request"])
         worth = system.attack_effect(p["request"], odds)
     except (Rejected, RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
