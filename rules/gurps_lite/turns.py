@@ -208,6 +208,14 @@ def _able(c: Combatant | None, cs: dict | None) -> bool:
     return not (set(c.sheet.get("conditions") or []) & set(OUT_OF_FIGHT))
 
 
+def _books_of(state: dict, cid: str) -> dict:
+    """A new fight state whose combatant ``cid``'s books are a copy of their own, to be booked on: the rest of it
+    shared with ``state``, as a step that books nothing else leaves it (every step of these rules books on a copy: none
+    changes a state it is given). Copying the whole state for a maneuver or a move was most of their time (the foes'
+    plans and a forecast's runs take them thousands of times, #68)."""
+    return {**state, "combatants": {**state["combatants"], cid: copied(state["combatants"][cid])}}
+
+
 def _update(state: dict, steps: _Steps, present: set[str] | None = None) -> TurnUpdate:
     order = [i for i in state["order"] if present is None or i in present]
     return TurnUpdate(state=state, round=state["round"], order=order, current=state.get("current"),
@@ -543,7 +551,6 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     (``options["result"]``) is :func:`after_attack` as an action; moves go through :func:`move`.
     """
     st = settings_of(settings)
-    state = copied(state)
     steps = _Steps()
     opts = options or {}
     present = {c.id for c in combatants} | {actor.id}
@@ -551,6 +558,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         raise RuleError(say("{name} is not in this fight", name=actor.name))
     if action == "record_attack":
         return _update(after_attack(state, opts.get("result"), st), steps, present)
+    state = _books_of(state, actor.id)  # (a maneuver and a reload book the actor's own books alone)
     cs = state["combatants"][actor.id]
     if state.get("current") != actor.id:
         raise RuleError(say("it is not {name}'s turn", name=actor.name))
@@ -761,7 +769,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
         raise RuleError(say("{name} is not in this fight", name=mover.name))
     if state.get("current") != mover.id:
         raise RuleError(say("it is not {name}'s turn", name=mover.name))
-    state = copied(state)
+    state = _books_of(state, mover.id)  # (a move books the mover's yards alone)
     cs = state["combatants"][mover.id]
     if not _able(mover, cs):
         raise RuleError(say("{name} is out of the fight", name=mover.name))

@@ -336,3 +336,26 @@ def test_a_stunned_fighter_who_chose_no_maneuver_is_refused_an_attack(how):
     r = g.SYSTEM.attack(AttackRequest(unstunned, at(u, ann), "Sword", distance=1, options={"settings": NO_VITALS}),
                         SeededDice(0))
     assert r.details["attacker"] == "bob" and r.rolls
+
+
+def test_a_maneuver_and_a_move_book_the_actors_books_and_leave_the_state_given_as_it_was():
+    """``act`` and ``move`` copy only the actor's books (the rest of the new state is the one given: #68): the state
+    handed in is the same after, to the last value; the actor's books in the new state changed; every other
+    combatant's books equal to before."""
+    import copy
+
+    ann = fighter("ann", "red", leader=True, skills={"Broadsword": 14, "Tactics": 12})
+    bob = fighter("bob", "blue", skills={"Broadsword": 12, "Tactics": 12})
+    fight = [ann, bob]
+    u = g.SYSTEM.begin_fight(fight, rolls(9, 12))
+    given = copy.deepcopy(u.state)
+    chose = g.SYSTEM.act(u.state, at(u, ann), "move", fight, rolls())
+    assert u.state == given  # the state given untouched
+    assert chose.state["combatants"]["ann"]["maneuver"] == "move" and not given["combatants"]["ann"].get("maneuver")
+    assert chose.state["combatants"]["bob"] == given["combatants"]["bob"]
+    after_choice = copy.deepcopy(chose.state)
+    moved = g.SYSTEM.move(chose.state, at(chose, ann), [(0, 0), (1, 0), (2, 0)], 2, fight, None, rolls())
+    assert chose.state == after_choice
+    assert moved.state["combatants"]["ann"]["moved"] == 2 and after_choice["combatants"]["ann"]["moved"] == 0
+    assert moved.state["combatants"]["bob"] == after_choice["combatants"]["bob"]
+    assert moved.state["combatants"]["ann"] is not chose.state["combatants"]["ann"]
