@@ -94,3 +94,27 @@ def test_a_worker_has_imported_what_its_work_needs_before_it_says_it_is_ready():
         finally:
             for w in fresh._free:
                 w.close()
+
+
+def _how_scheduled() -> tuple:
+    """In a worker: its scheduling policy (Linux) and its niceness."""
+    return (os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None,
+            os.getpriority(os.PRIO_PROCESS, 0) if hasattr(os, "getpriority") else None)
+
+
+def test_a_worker_behind_the_tables_takes_a_core_only_when_nobody_else_wants_it():
+    """The forecast's workers step back (``behind``): on Linux in the idle class (``SCHED_IDLE``: so a 2-core machine
+    plays two lanes of a forecast, #68), elsewhere at a lower priority; the plans' workers as the server is."""
+    behind = workers.Pool(1, in_place, behind=True)
+    level = workers.Pool(1, in_place)
+    try:
+        assert behind.start() and level.start()
+        policy, nice = behind.run(_how_scheduled)
+        if workers.idle_class():
+            assert policy == os.SCHED_IDLE
+        else:
+            assert nice is None or nice > os.getpriority(os.PRIO_PROCESS, 0)
+        assert level.run(_how_scheduled) == _how_scheduled()
+    finally:
+        for w in [*behind._free, *level._free]:
+            w.close()

@@ -199,8 +199,10 @@ def _foes(game: "Game", token: "Token") -> list["Token"]:
     return [t for i in order if (t := game.tokens.get(i)) is not None and t.kind != token.kind and stands(game, t)]
 
 
-def _occupied(game: "Game", token: "Token", cell: tuple[int, int]) -> bool:
-    return any(game.token_at(x, y, exclude=token.id) is not None for x, y in game.cells_of(token, *cell))
+def _taken(game: "Game", token: "Token") -> set[tuple[int, int]]:
+    """The cells the other tokens cover (``Game.token_at``'s, big tokens included): a square ``token`` may not end
+    its move on when it would cover one."""
+    return {c for t in game.tokens.values() if t.id != token.id for c in game.cells_of(t)}
 
 
 class _Geometry:
@@ -510,7 +512,9 @@ def _reachable(view: "Game", me: "Token", system, left, reached: dict | None = N
                      lambda: movement.reachable(view.board, start, left, system.diagonal))
     else:
         cells, _ = movement.footprint_search(view.board, start, me.size, system.diagonal, left)
-    return {c: k for c, k in cells.items() if c == start or not _occupied(view, me, c)}
+    taken = _taken(view, me)
+    return {c: k for c, k in cells.items()
+            if c == start or not any(x in taken for x in view.cells_of(me, *c))}
 
 
 def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:

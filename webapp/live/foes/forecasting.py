@@ -2,15 +2,15 @@
 
 ``POST /api/games/<id>/forecast`` starts one (the GM's alone); the runs are played in batches (``forecast.batch``)
 by a background task of this process: in worker processes of their own under ``tacmap serve`` (``workers.runner``:
-the loop's thread never shares the GIL with them, and they run at a lower priority, so a table's move goes first at
-the CPU too), one per core but one (``LANES`` at most), with a batch in flight on each (``_lanes``: the runs still
-added to the figures in their order, so the figures are the same as one worker's, batch by batch); where none can
-start, in a native thread of gevent's pool, and without gevent (the app tests, the command-line tools) in the task's
-own thread (one batch at a time, both). A batch is sized to take about ``BATCH_SECONDS`` (the first of each lane is
-one run: a first estimate comes at once), and the figures fill in after each. One forecast per game: a second
-replaces the first (it stops at its next batch), ``DELETE`` stops it. Nothing of it is a
-command: no event, no log line, nothing sent to a phone or the table screen; the GM's page asks for the figures.
-A forecast lives in the process that started it (with several processes, its figures are asked there).
+the loop's thread never shares the GIL with them, and they step back for the tables, so a table's move goes first at
+the CPU too), one per core (Linux: in the idle class) or per core but one (``LANES`` at most), with a batch in
+flight on each (``_lanes``: the runs still added to the figures in their order, so the figures are the same as one
+worker's, batch by batch); where none can start, in a native thread of gevent's pool, and without gevent (the app
+tests, the command-line tools) in the task's own thread (one batch at a time, both). A batch is sized to take about
+``BATCH_SECONDS`` (the first of each lane is one run: a first estimate comes at once), and the figures fill in after
+each. One forecast per game: a second replaces the first (it stops at its next batch), ``DELETE`` stops it. Nothing
+of it is a command: no event, no log line, nothing sent to a phone or the table screen; the GM's page asks for the
+figures. A forecast lives in the process that started it (with several processes, its figures are asked there).
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ log = logging.getLogger(__name__)
 BATCH_SECONDS = 0.5  #: what a batch of runs should take (the figures fill in after each)
 MOST_BATCH = 100  #: runs in a batch at most
 KEPT = 64  #: games whose last forecast is kept (the oldest finished one goes first)
-#: batches in flight at once, each in a worker process of its own: one per core but one (the loop's), up to this. A
-#: forecast's runs are independent, so a 4-core laptop plays three at once; a 2-core one plays one: with two, another
-#: table's moves took 1.75 times as long (tests/app/test_forecast_beside.py allows 1.5), the workers' lower priority
-#: notwithstanding
+#: batches in flight at once, each in a worker process of its own: one per core where the workers run in Linux's idle
+#: class (``workers.idle_class``: a core only when the tables leave it), else one per core but one (the loop's); up to
+#: this. A forecast's runs are independent, so a 2-core Linux machine plays two at once, a 4-core laptop elsewhere
+#: three. With two at nice 10 on 2 cores another table's moves took 1.75 times as long (tests/app/
+#: test_forecast_beside.py allows 1.5): nice lowers a share of the CPU, the idle class gives the core up at once
 LANES = 4
 _POOL: list = []  # [(run(work, *args) or None, lanes)], made at first use
 _MAKING = threading.Lock()
@@ -49,13 +50,14 @@ def batch(start: forecast.Start, seed: int, first: int, count: int, key: tuple |
 
 
 def _pool():
-    """Where batches run, and how many at once: ``(run, lanes)``, a worker process per core but one (at least one,
-    ``LANES`` at most) under ``tacmap serve``, else gevent's native threads (one lane: they share the interpreter with
-    the loop), else ``(None, 1)`` (here, in the task's thread)."""
+    """Where batches run, and how many at once: ``(run, lanes)``, a worker process per core (in the idle class; else
+    per core but one; at least one, ``LANES`` at most) under ``tacmap serve``, else gevent's native threads (one
+    lane: they share the interpreter with the loop), else ``(None, 1)`` (here, in the task's thread)."""
     if not _POOL:
         with _MAKING:
             if not _POOL:
-                lanes = max(1, min(LANES, (os.cpu_count() or 1) - 1))
+                cores = os.cpu_count() or 1
+                lanes = max(1, min(LANES, cores if workers.idle_class() else cores - 1))
                 run = workers.runner(lanes, preload=(__name__,), behind=True)  # behind the loop at the CPU
                 _POOL.append((run, lanes) if run is not None else (geometry.runner(1), 1))
     return _POOL[0]

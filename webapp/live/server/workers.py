@@ -49,10 +49,23 @@ class WorkerGone(RuntimeError):
     """The worker process ended before it answered (it is started anew for the next piece of work)."""
 
 
+def idle_class() -> bool:
+    """Whether a worker that steps back (``step_back``) runs only on a core nobody else wants: Linux's idle class
+    (``SCHED_IDLE``: the kernel gives it the CPU only when no other process of the machine is ready to run). Elsewhere
+    a lower priority only (a share of the CPU still taken from the others)."""
+    return sys.platform.startswith("linux") and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE")
+
+
 def step_back() -> None:
-    """This process behind the others at the CPU: nice 10 where the system has it (Linux, macOS), a below-normal
-    priority class on Windows; where neither can be set, as it is."""
+    """This process behind the others at the CPU: in Linux's idle class (``idle_class``), else nice 10 where the system
+    has it (macOS), a below-normal priority class on Windows; where none can be set, as it is."""
     try:
+        if idle_class():
+            try:
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+                return
+            except OSError:  # (a container that refuses it: nice, as elsewhere)
+                log.info("this worker could not take the idle class", exc_info=True)
         if hasattr(os, "nice"):
             os.nice(10)
         elif sys.platform == "win32":
