@@ -34,7 +34,7 @@ FULL = {"propagation": {8: 1000, 50: 100}, "languages": {8: 1000, 50: 100}, "pag
         "rules": {"repeat": 15, "rounds": 3}, "attack": {"rounds": 3},
         "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7, "arrivals": 3}, "hall": {"cap": 2000, "seconds": 30.0},
-        "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}}, "forecast": {"runs": 3, "batches": 3},
+        "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}}, "forecast": {"runs": 3, "batches": 3, "served": 20},
         "postgresql": {"propagation": {8: 1000, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
                        "load": {"seconds": 60.0}}}
 # --quick: every section run to its end, with the full run's servers, clients and connections (50 screens where it
@@ -47,7 +47,7 @@ QUICK = {"propagation": {50: 5}, "languages": {8: 10}, "pages": {"repeat": 3, "m
          "load": {"seconds": 1.0, "games": 3}, "bigmaps": {"repeat": 1, "arrivals": 1},
          "hall": {"cap": 60, "games": 5, "seconds": 1.0, "processes": 2},
          "replay": {"jumps": 3, "n_events": 500}, "history": {"recap": {"repeat": 1, "n_events": 500}},
-         "forecast": {"runs": 1, "batches": 1},
+         "forecast": {"runs": 1, "batches": 1, "served": 1, "served_systems": ("savage_worlds",)},
          "postgresql": {"propagation": {8: 10},
                         "throughput": {"batches": 1, "rounds": 1, "count": 40, "batch": 20, "warmup": 5},
                         "load": {"seconds": 1.0, "games": 3}}}
@@ -232,6 +232,22 @@ def forecast_rows(plan) -> list[Row]:
                         f"{r['wins']:.0%}, {r['capped']} capped)", f"{r['per_s']:.2f}/s",
                         reference=f"CPU {r['ms']:.0f} ms a fight", target=f">= {goal:.1f}/s ({fights} in {secs:.0f} s)",
                         met=met(r["per_s"] >= goal)))
+    return rows + forecast_served_rows(plan, goal)
+
+
+def forecast_served_rows(plan, goal: float) -> list[Row]:
+    """The same forecast as the GM gets it from ``tacmap serve`` (bench/forecast_served.py: its workers and lanes)."""
+    from . import forecast_served as fs
+
+    found = fs.measure(plan["served"], plan.get("served_systems") or fs.bf.SYSTEMS)
+    rows = [Row(f"Forecast of a fight (#68), served: bench/forecast_served.py (the same encounter made over the API; "
+                f"POST /api/games/<id>/forecast, {plan['served']} fights, its figures asked every 50 ms; tacmap serve's "
+                f"worker processes, {found[0]['lanes']} lanes on this machine, started beforehand)", section=True)]
+    for r in found:
+        rows.append(Row(f"{r['system']}: fights a second, request to the last figure (players win {r['wins']:.0%})",
+                        f"{r['per_s']:.2f}/s", target=f">= {goal:.1f}/s", met=met(r["per_s"] >= goal)))
+        rows.append(Row(f"{r['system']}: the first estimate (the first fight in)", f"{r['first_s']:.2f} s",
+                        target="<= 2 s", met=met(r["first_s"] <= 2.0)))
     return rows
 
 

@@ -118,16 +118,22 @@ def build(system: str):
 ZONES = 3  #: the zone map: 3 x 3 zones in a lattice, each linked to its neighbours
 
 
-def build_zones(system: str = "atomic_tomorrow"):
-    """The encounter on a zone map: 3 x 3 zones (every other one with good cover), the party in the north-west
-    zone, the foes in the south-east one: ``(game, token ids)``."""
+def zone_specs() -> list[dict]:
+    """The zone map's zones as a map file (and ``POST /api/games``) gives them: 3 x 3 in a lattice, every other one
+    with good cover."""
     zones = []
     for y in range(ZONES):
         for x in range(ZONES):
             links = ([f"z{x + 1}{y}"] if x + 1 < ZONES else []) + ([f"z{x}{y + 1}"] if y + 1 < ZONES else [])
             zones.append({"id": f"z{x}{y}", "name": f"Zone {x}-{y}", "adjacent": links,
                           **({"cover": "good"} if (x + y) % 2 else {})})
-    board, laid = mapdata.zone_map({"zones": zones})
+    return zones
+
+
+def build_zones(system: str = "atomic_tomorrow"):
+    """The encounter on a zone map: 3 x 3 zones (every other one with good cover), the party in the north-west
+    zone, the foes in the south-east one: ``(game, token ids)``."""
+    board, laid = mapdata.zone_map({"zones": zone_specs()})
     game = table.empty_game("bench-forecast-zones")
     for event in table.new_game_events("bench", system, board, laid):
         table.evolve(game, event)
