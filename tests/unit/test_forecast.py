@@ -203,3 +203,21 @@ def test_batches_played_on_several_lanes_and_come_back_out_of_order_give_one_lan
     assert job.figures.done == alone.done  # run by run: each the run a single lane plays, in its place
     assert job.figures.as_dict() == alone.as_dict()
     assert prefixes == list(range(1, runs + 1))
+
+
+def test_an_attacks_line_and_cover_kept_on_the_board_go_with_the_next_wall():
+    """An attack's plan keeps its line of fire and cover on the board as it is (``aiming._sighted``, #68: the planner
+    weighs the same shot for every way and weapon): asked again, the same answers; after a wall goes up between the
+    two, the line is blocked (the board's change let the kept ones go); after a crate, the cover is the crate's."""
+    from webapp.game.fight import aiming
+
+    game, ids = make("savage_worlds", [("Ann", "pc", (1, 2), "pad", {}), ("Orc", "npc", (6, 2), "bay", {})])
+    shot = aiming.AttackCommand(attacker=ids["Orc"], target=ids["Ann"], weapon=None)
+    first = aiming.plan(game, shot, GM)
+    assert first["view"]["line"]["clear"] and aiming.plan(game, shot, GM)["view"] == first["view"]
+    game.board.add_cover((2, 2), "crate")
+    covered = aiming.plan(game, shot, GM)["view"]["cover"]["fraction"]
+    assert covered > first["view"]["cover"]["fraction"]
+    game.board.add_wall((4, 0), (4, 5))
+    with pytest.raises(Rejected, match="no line of fire"):
+        aiming.plan(game, shot, GM)

@@ -234,14 +234,14 @@ def _plan_one(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
         a, b = (attacker.x, attacker.y), tuple(area["aim"])
         distance = movement.distance(a, b, system.diagonal, game.board.grid)
         cmd = cmd.model_copy(update={"options": {**cmd.options, **area["options"]}})
-    line = los.line_of_fire(game.board, a, b)
+    line = _sighted(game.board, "line", a, b, los.line_of_fire)
     if not line.clear and not cmd.force:
         if area is not None:
             raise Rejected(N_("%(name)s has no line of fire to the template: a wall or door is in the way"),
                            name=attacker.name)
         raise Rejected(N_("%(name)s has no line of fire to %(target)s: a wall or door is in the way"), name=attacker.name,
                        target=target.name)
-    cover = los.cover(game.board, a, b)
+    cover = _sighted(game.board, "cover", a, b, los.cover)
     board = game.board
     if not line.clear:  # forced: the GM rules the line clear, so the rules are not shown the wall either
         cover, board = los.Cover(0.0, []), None
@@ -256,6 +256,25 @@ def _plan_one(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
             **({"template": area["view"]} if area is not None else {}),
         },
     }
+
+
+#: lines of fire and covers an attack's plan keeps on the board as it is (``_sighted``), at most
+SIGHTS_KEPT = 4096
+
+
+def _sighted(board, kind: str, a, b, measure):
+    """``measure(board, a, b)`` (``los.line_of_fire``, ``los.cover``: pure functions of the board as it is), kept on
+    the board (``Board.cached``: emptied by any change to it) for the next attack between the same cells: the foes'
+    planner weighs the same shot from the same square for every way of the turn and every weapon, a forecast for every
+    run (#68). The answers are read, never changed."""
+    kept = board.cached("attack_sights", dict)
+    key = (kind, tuple(a), tuple(b))
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= SIGHTS_KEPT:
+            kept.clear()
+        found = kept[key] = measure(board, a, b)
+    return found
 
 
 def _area(game: "Game", cmd: AttackCommand, system, attacker: "Token") -> dict | None:
