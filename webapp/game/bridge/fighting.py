@@ -131,9 +131,12 @@ def stands(game: "Game", token: "Token") -> bool:
     return (not game.combat or token.id in game.combat["order"]) and not token.yielded and not is_down(game, token)
 
 
-def no_foe_standing(game: "Game") -> bool:
-    """One side alone stands in the fight while the map holds the other: the GM is told the fight can end."""
-    sides = {t.kind for t in (game.tokens.get(i) for i in (game.combat or {}).get("order", [])) if t and stands(game, t)}
+def no_foe_standing(game: "Game", standing: list["Token"] | None = None) -> bool:
+    """One side alone stands in the fight while the map holds the other: the GM is told the fight can end.
+    ``standing``: the fight's tokens that stand, when the caller found them already."""
+    if standing is None:
+        standing = [t for t in (game.tokens.get(i) for i in (game.combat or {}).get("order", [])) if t and stands(game, t)]
+    sides = {t.kind for t in standing}
     return len(sides) == 1 and any(t.kind not in sides for t in game.tokens.values())
 
 

@@ -265,7 +265,7 @@ def over(game: "Game") -> bool:
     if owed(game):
         return False
     standing = [t for i in game.combat.get("order", []) if (t := game.tokens.get(i)) and fighting.stands(game, t)]
-    return fighting.no_foe_standing(game) or not standing
+    return not standing or fighting.no_foe_standing(game, standing)  # (those standing found once: a forecast asks often)
 
 
 #: around every command: a runner's step judged while it plays and on a fresh plan, the GM's hand turning it off; its
