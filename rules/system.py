@@ -38,7 +38,9 @@ class Modifier:
     source: str = ""  # the rule section or the sheet entry it comes from
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """``dataclasses.asdict``'s dict, written out: its fields are words and a number (values, shared), and an
+        attack's odds list every modifier (the foes' plans and a forecast ask thousands, #68)."""
+        return {"label": self.label, "value": self.value, "source": self.source}
 
 
 SheetKind = Literal["int", "float", "die", "text", "bool", "choice", "rows", "flags", "set", "ints"]

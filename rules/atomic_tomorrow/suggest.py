@@ -63,12 +63,13 @@ def _down(sheet: dict, wounds: dict) -> float:
     return sum(float(p) for w, p in wounds.items() if had + int(w) >= MAX_WOUNDS - 1 > had)
 
 
-def _best_defense(request: AttackRequest) -> tuple[str, int | None]:
+def _best_defense(request: AttackRequest, prep: dict) -> tuple[str, int | None]:
     """The defense the target makes against this attack ("DEFENSE OPTION", "DEFENSE LIMITATIONS"): of those the
     rules allow it here (Parry only against melee, Block with a shield, Dodge at -20% against melee, -20% for each
-    defense after the first this round), the one at the highest skill; ``("none", None)`` when none is allowed."""
+    defense after the first this round), the one at the highest skill; ``("none", None)`` when none is allowed.
+    ``prep``: the attack's ``prepare``."""
     best: tuple[str, int | None] = ("none", None)
-    kind = "melee" if prepare(request)["weapon"]["skill"] in ("melee", "unarmed") else "ranged"
+    kind = "melee" if prep["weapon"]["skill"] in ("melee", "unarmed") else "ranged"
     target = with_defaults(request.target.sheet)
     for key in DEFENSES:
         try:
@@ -90,13 +91,14 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     The defense: which one and at what skill, or none. ``down`` (#67): the chance the target is out of the fight
     after it (its wounds reach 4, incapacitated: the odds' distribution of wounds taken, the defense made), and
     ``down_worth``, what that is worth in wounds: the 4 that incapacitate a fresh character."""
-    defense, skill = _best_defense(request)
+    prep = prepare(request)  # (once: the weapon read for the defense and for the blast)
+    defense, skill = _best_defense(request, prep)
     defended = dataclasses.replace(request, options={**(request.options or {}), "defense": defense})
     effect, wounds = _expected(defended)
     down = _down(request.target.sheet or {}, wounds)
     words = (say("{defense} at {skill}%", defense=DEFENSE_WORDS[defense], skill=skill) if skill is not None
              else say("no defense"))
-    if prepare(request)["weapon"]["area"]:  # the blast fills the zone: each other token in it, undefended
+    if prep["weapon"]["area"]:  # the blast fills the zone: each other token in it, undefended
         caught = zone_targets(request)[1:]
         for other in caught:
             worth = _expected(dataclasses.replace(request, target=other,
