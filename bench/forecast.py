@@ -106,13 +106,20 @@ def _fighters(game, system: str, places: list[dict]) -> list[str]:
     return ids
 
 
+def places(system: str) -> list[dict]:
+    """Where the party then the foes stand (``add_token``'s place): the square map's west and east edges, or Atomic
+    Tomorrow's two far corner zones."""
+    if system == "atomic_tomorrow":
+        return [{"zone": "z00"}] * PARTY + [{"zone": f"z{ZONES - 1}{ZONES - 1}"}] * FOES
+    return [{"x": 1, "y": 9 + 4 * i} for i in range(PARTY)] + [{"x": 28, "y": 4 + 4 * i} for i in range(FOES)]
+
+
 def build(system: str):
     """The encounter in ``system`` (a square-grid one) on :func:`make_board`: ``(game, token ids)``."""
     game = table.empty_game("bench-forecast")
     for event in table.new_game_events("bench", system, make_board(), None):
         table.evolve(game, event)
-    places = [{"x": 1, "y": 9 + 4 * i} for i in range(PARTY)] + [{"x": 28, "y": 4 + 4 * i} for i in range(FOES)]
-    return game, _fighters(game, system, places)
+    return game, _fighters(game, system, places(system))
 
 
 ZONES = 3  #: the zone map: 3 x 3 zones in a lattice, each linked to its neighbours
@@ -137,8 +144,7 @@ def build_zones(system: str = "atomic_tomorrow"):
     game = table.empty_game("bench-forecast-zones")
     for event in table.new_game_events("bench", system, board, laid):
         table.evolve(game, event)
-    places = [{"zone": "z00"}] * PARTY + [{"zone": f"z{ZONES - 1}{ZONES - 1}"}] * FOES
-    return game, _fighters(game, system, places)
+    return game, _fighters(game, system, places(system))
 
 
 def start_of(system: str) -> forecast.Start:

@@ -16,7 +16,6 @@ Run: ``python3 -m bench.forecast_served [runs]`` from the repository root (``run
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import tempfile
@@ -28,25 +27,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import rules  # noqa: E402
 from bench import forecast as bf  # noqa: E402
 from bench.live import Server  # noqa: E402
-from webapp.live.server import workers  # noqa: E402
+from webapp.live.foes import forecasting  # noqa: E402
 
 SEED = bf.SEED
 
 
 def _made(server: Server, system: str) -> tuple[str, str]:
     """The bench's encounter in ``system`` made over the API: ``(game id, GM key)``."""
-    if system == "atomic_tomorrow":
-        board = {"zones": bf.zone_specs()}
-        places = [{"zone": "z00"}] * bf.PARTY + [{"zone": f"z{bf.ZONES - 1}{bf.ZONES - 1}"}] * bf.FOES
-    else:
-        board = bf.make_board().to_dict()
-        places = [{"x": 1, "y": 9 + 4 * i} for i in range(bf.PARTY)] + [{"x": 28, "y": 4 + 4 * i}
-                                                                         for i in range(bf.FOES)]
+    board = {"zones": bf.zone_specs()} if system == "atomic_tomorrow" else bf.make_board().to_dict()
     status, made = server.api("POST", "/api/games", {"name": f"Forecast {system}", "system": system, "map": board})
     assert status == 201, made
     gid, key = made["id"], made["gm_token"]
     sample = rules.get(system).default_sheet()
-    for i, where in enumerate(places):
+    for i, where in enumerate(bf.places(system)):
         kind, name = ("pc", f"Hero{i + 1}") if i < bf.PARTY else ("npc", f"Foe{i - bf.PARTY + 1}")
         status, body = server.api("POST", f"/api/games/{gid}/commands",
                                   {"type": "add_token", "name": name, "kind": kind, **where}, token=key)
@@ -81,10 +74,9 @@ def measure(runs: int, systems=bf.SYSTEMS) -> list[dict]:
     """Each system's forecast of ``runs`` fights on one ``tacmap serve`` (its workers warmed by a forecast of two
     fights first, as the card's opening warms them): per system the fights a second, the first estimate's seconds,
     the lanes, the players' chance."""
-    cores = os.cpu_count() or 1
-    lanes = max(1, min(4, cores if workers.idle_class() else cores - 1))  # (forecasting._pool's choice)
+    lanes = forecasting.lanes_here()
     out = []
-    with tempfile.TemporaryDirectory() as data, Server.tacmap(data) as server, contextlib.ExitStack():
+    with tempfile.TemporaryDirectory() as data, Server.tacmap(data) as server:
         for system in systems:
             gid, key = _made(server, system)
             _forecast(server, gid, key, 2)  # the workers up and their imports done

@@ -414,10 +414,10 @@ def _attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
     if wild_card:
         above_w = [[0.0, 0.0, 0.0]]  # above_w[i]: the chance of each category over the faces wvals[-i:]
         for w, pw in reversed(wvals):
-            sums = list(above_w[-1])
+            running = list(above_w[-1])
             if w != 1:
-                sums[cat(w)] += pw
-            above_w.append(sums)
+                running[cat(w)] += pw
+            above_w.append(running)
         faces, one, every = [w for w, _ in wvals], wild.get(1, 0.0), sum(pw for _, pw in wvals)
         for m, _pm in tvals:
             up = above_w[len(wvals) - bisect_right(faces, m)]

@@ -49,6 +49,12 @@ def batch(start: forecast.Start, seed: int, first: int, count: int, key: tuple |
     return forecast.batch(start, seed, first, count, table.settle, key=key)
 
 
+def lanes_here() -> int:
+    """The lanes this machine plays a forecast on with worker processes (``LANES``' rule)."""
+    cores = os.cpu_count() or 1
+    return max(1, min(LANES, cores if workers.idle_class() else cores - 1))
+
+
 def _pool():
     """Where batches run, and how many at once: ``(run, lanes)``, a worker process per core (in the idle class; else
     per core but one; at least one, ``LANES`` at most) under ``tacmap serve``, else gevent's native threads (one
@@ -56,8 +62,7 @@ def _pool():
     if not _POOL:
         with _MAKING:
             if not _POOL:
-                cores = os.cpu_count() or 1
-                lanes = max(1, min(LANES, cores if workers.idle_class() else cores - 1))
+                lanes = lanes_here()
                 run = workers.runner(lanes, preload=(__name__,), behind=True)  # behind the loop at the CPU
                 _POOL.append((run, lanes) if run is not None else (geometry.runner(1), 1))
     return _POOL[0]
