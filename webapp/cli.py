@@ -71,6 +71,17 @@ def server_links(host: str, port: int, lan: list[str],
     return [url], public_url or url, public_url or url
 
 
+def _precompile(app) -> None:
+    """The page templates compiled on a native thread in the background (``templating.precompile``), so no first
+    drawing compiles one on the loop."""
+    import gevent
+
+    from .live.screens.templating import precompile
+    from .live.server.geometry import runner
+
+    gevent.spawn(precompile, app, runner())
+
+
 def cookie_name(port: int, public_url: str | None = None) -> str:
     """The session cookie's name: a browser sends a host's cookies to every port, so each server names its own
     by its port; behind a proxy (``--public-url``), by the public address's port, the same for every process."""
@@ -191,6 +202,7 @@ def serve(args: argparse.Namespace) -> int:
     from .live.server.collector import COLLECTOR
 
     COLLECTOR.start()
+    _precompile(app)
     hub.replays.fold_old()  # long games with no replay checkpoints (an earlier version's): folded in the background
     try:
         server.serve_forever()

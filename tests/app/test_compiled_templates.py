@@ -91,3 +91,24 @@ def test_a_folder_that_cannot_be_made_costs_only_the_compiling(tmp_path, compile
     templating._IN_MEMORY.clear()
     assert env_of(tmp_path / "compiled", {"t.html": "y"}).get_template("t.html").render() == "y"
     assert compiles == ["t.html", "t.html"]
+
+
+def test_precompiled_templates_leave_a_first_gm_page_and_a_fight_nothing_to_compile(tmp_path, compiles):
+    app = make_app(tmp_path / "data", DEMO=False)
+    names = app.jinja_env.list_templates()
+    assert templating.precompile(app, lambda work, *args: work(*args)) == len(names) > 50
+    assert sorted(compiles) == sorted(names)
+    assert len(list((tmp_path / "data" / "compiled").glob("*.jinja"))) == len(names)
+    compiles.clear()
+    assert templating.precompile(app, lambda work, *args: work(*args)) == 0  # compiled already: a read each
+    gm_page(app)
+    assert compiles == []
+
+
+def test_a_broken_template_is_left_to_its_first_use_and_the_others_are_compiled(tmp_path, compiles):
+    app = make_app(tmp_path / "data", DEMO=False)
+    app.jinja_env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({"broken.html": "{% if %}"}), app.jinja_env.loader])
+    count = templating.precompile(app, lambda work, *args: work(*args))
+    assert count == len(app.jinja_env.list_templates()) - 1
+    with pytest.raises(jinja2.TemplateSyntaxError):
+        app.jinja_env.get_template("broken.html")

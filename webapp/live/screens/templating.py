@@ -101,3 +101,36 @@ def _compiled_by(env: jinja2.Environment) -> str:
                  env.keep_trailing_newline, env.optimized, env.is_async, named(env.autoescape), named(env.finalize),
                  sorted(env.extensions), getattr(env, "newstyle_gettext", None), sorted(env.filters),
                  sorted(env.tests)))
+
+
+def precompile(app, run) -> int:
+    """Every template of ``app`` compiled into its bytecode cache (``Compiled``) by ``run(work, *args)`` (a native
+    thread of ``webapp.live.server.geometry.runner``), one at a time: the count of those compiled.
+
+    Jinja compiles a template at its first use, on the loop: pure Python, 20-120 ms for one of the fight's
+    fragments on a small machine, and 2 s for all of them, so every table waited while a server's first fog or
+    first attack was drawn (#69: another table's move 100-200 ms beside a big map's first fog on). Compiled here
+    at the start, off the loop, the first use only takes the compiled code. Only the compiled code is made here
+    (the environment's own template cache is the loop's); a template already compiled (the data folder's
+    ``compiled/``, after the first start) costs a read."""
+    env, cache = app.jinja_env, app.jinja_env.bytecode_cache
+    if not isinstance(cache, Compiled):
+        return 0
+    count = 0
+    for name in env.list_templates():
+        try:
+            count += run(_compile_into, env, cache, name)
+        except (jinja2.TemplateError, OSError):  # said where the template is used, as before
+            continue
+    return count
+
+
+def _compile_into(env: jinja2.Environment, cache: Compiled, name: str) -> bool:
+    """``name`` compiled into ``cache`` unless it is there already: whether it was compiled."""
+    source, filename, _ = env.loader.get_source(env, name)
+    bucket = cache.get_bucket(env, name, filename, source)
+    if bucket.code is not None:
+        return False
+    bucket.code = env.compile(source, name, filename)
+    cache.set_bucket(bucket)
+    return True
