@@ -26,8 +26,8 @@ import time
 
 import pytest
 
-from bench.bench_big_maps import PAUSE, beside, upload, uvtt_file, worst_map
-from test_stranger_attacks import open_table, sio_connect
+from bench.bench_big_maps import OtherTable, upload, uvtt_file, worst_map
+from test_stranger_attacks import open_table
 from webapp.game.core.model import MAX_BOARD
 
 pytestmark = [pytest.mark.serial,  # loads the server on purpose and times the answers: run alone
@@ -45,31 +45,17 @@ BASELINE_MOVES = 20
 MEDIAN_ABOVE, SLOWEST_ABOVE = 0.050, 0.100
 
 
-class Table:
-    """The other table: its GM connected, moving its NPC between two squares (each call waits for the ack)."""
+class Table(OtherTable):
+    """The other table: a small game of its own, its GM moving its NPC between two squares from a process of its
+    own (``bench_big_maps.OtherTable``: another device; each move waits for its ack)."""
 
     def __init__(self, server) -> None:
-        self.game = open_table(server)
-        self.gm = sio_connect(server, self.game["id"], self.game["gm_token"])
-        self.i = 0
-        for _ in range(5):  # warm: the first moves pay for imports and caches
-            self.move()
+        game = open_table(server)
+        super().__init__(server.url, game["id"], game["gm_token"], game["npc"])
 
-    def move(self) -> None:
-        self.i += 1
-        ack = self.gm.call("command", {"type": "move_token", "token_id": self.game["npc"], "x": 1 + self.i % 2,
-                                       "y": 1}, timeout=30)
-        assert isinstance(ack, dict) and ack.get("ok"), ack
-
-    def baseline(self) -> list[float]:
+    def baseline(self, moves: int = BASELINE_MOVES) -> list[float]:
         """``BASELINE_MOVES`` moves' round trips, timed as ``beside`` times them, with nothing else going on."""
-        times = []
-        for _ in range(BASELINE_MOVES):
-            t0 = time.perf_counter()
-            self.move()
-            times.append(time.perf_counter() - t0)
-            time.sleep(PAUSE)
-        return times
+        return super().baseline(moves)
 
 
 def summary(what: str, took: float, baseline: list[float], times: list[float]) -> str:
@@ -95,14 +81,14 @@ def test_a_game_made_on_the_biggest_map_leaves_another_table_playing(server, gri
     try:
         baseline = other.baseline()
         m = worst_map(grid, side=MAX_BOARD, walls=WALLS)
-        (status, g), took, times = beside(other.move, lambda: server.api(
+        (status, g), took, times = other.beside(lambda: server.api(
             "POST", "/api/games", {"name": "Big", "system": "plain_grid", "map": m}))
         assert status == 201, g
         status, state = server.api("GET", f"/api/games/{g['id']}/state", token=g["gm_token"])
         assert status == 200 and state["map"]["width"] == MAX_BOARD and len(state["map"]["walls"]) == WALLS
         check(f"a {MAX_BOARD} x {MAX_BOARD} {grid} game with {WALLS:,} walls made", took, baseline, times)
     finally:
-        other.gm.disconnect()
+        other.close()
 
 
 def test_a_dd2vtt_of_the_biggest_size_imported_leaves_another_table_playing(server):
@@ -112,9 +98,9 @@ def test_a_dd2vtt_of_the_biggest_size_imported_leaves_another_table_playing(serv
     data = uvtt_file(MAX_BOARD, WALLS)
     try:
         baseline = other.baseline()
-        (status, done), took, times = beside(other.move, lambda: upload(
+        (status, done), took, times = other.beside(lambda: upload(
             server.url, f"/api/games/{g['id']}/maps", g["gm_token"], data))
         assert status == 201 and done["walls"] == WALLS, done
         check(f"a {MAX_BOARD} x {MAX_BOARD} .dd2vtt with {WALLS:,} walls imported", took, baseline, times)
     finally:
-        other.gm.disconnect()
+        other.close()
