@@ -1,6 +1,8 @@
 """Python's cycle collector at the loop's idle moments (webapp/live/server/collector.py): a collection waits until the
-request or event that made its objects is done and gevent's loop has nothing else to do, picks the generation
-CPython's own rule would, and never runs in the middle of a command.
+request or event that made its objects is done and gevent's loop has nothing else to do, collects what was made
+since its last and freezes the survivors (walked once, never again), thaws everything once a quarter more
+objects are frozen than after its last thaw (CPython's rule for its oldest generation), and never runs in the
+middle of a command.
 
 Run on a gevent loop of their own in this (unpatched) process, and in a gevent-patched one as `tacmap serve`."""
 
@@ -47,16 +49,18 @@ def watching():
 
 @contextlib.contextmanager
 def started(c: QuietCollector | None = None):
-    """A collector started on this thread's loop, every generation's count from 0; stopped after, CPython's
-    thresholds back as they were."""
+    """A collector started on this thread's loop, every generation's count from 0 and what lives frozen (as
+    ``tacmap serve`` starts it); stopped after, CPython's thresholds back as they were, nothing frozen."""
     before = gc.get_threshold()
     gc.collect()
+    gc.freeze()
     c = c or QuietCollector()
-    assert c.start()
     try:
+        assert c.start()
         yield c
     finally:
         c.stop()
+        gc.unfreeze()
     assert gc.get_threshold() == before
 
 
@@ -118,47 +122,75 @@ def test_a_due_collection_waits_until_the_work_is_done_and_the_loop_is_idle():
         collector.after_work()
         assert collections == []  # nor right away: the caller's greenlet goes on to its answer
         idle(collector, 1)
-        assert collections == [0]
+        assert collections == [2]  # everything not frozen: what was made since
         # the young generation was collected: its count started again (below half the threshold it had passed; a
         # CI run counted 78 where other threads of the test process had made objects since: not this collection's)
         assert gc.get_count()[0] < young // 2
 
 
+class Kept:
+    """An object that lives on (it is in no cycle: its reference count frees it)."""
+
+
 @own_loop
-def test_the_middle_generation_when_ten_young_collections_were_made_since_its_last():
-    with started() as collector, watching() as collections:
-        young, middle, _oldest = collector._thresholds
-        for i in range(middle + 1):
+def test_the_survivors_of_a_collection_are_frozen_and_no_later_collection_walks_them():
+    with started() as collector:
+        young = collector._thresholds[0]
+        kept = [Kept() for _ in range(young)]
+        garbage(young + 10)
+        collector.after_work()
+        idle(collector, 1)
+        frozen = gc.get_freeze_count()
+        assert frozen >= len(kept)  # they lived: frozen
+        assert not any(gc.is_tracked(k) and k in gc.get_objects(2) for k in kept[:5])
+        walked: list[int] = []
+
+        def note(phase, info):
+            if phase == "stop" and threading.get_ident() == me:
+                walked.append(info["collected"])
+        me = threading.get_ident()
+        gc.callbacks.append(note)
+        try:
+            for i in range(3):
+                garbage(young + 10)
+                collector.after_work()
+                idle(collector, 2 + i)
+        finally:
+            gc.callbacks.remove(note)
+        assert len(walked) == 3 and all(n >= young for n in walked)  # the garbage made since, freed each time
+        assert collector.thaws == 0 and gc.get_freeze_count() >= frozen  # the kept ones stayed frozen, unwalked
+        del kept[:]  # dropped: their reference counts free them, frozen or not
+        assert gc.get_freeze_count() < frozen
+
+
+@own_loop
+def test_frozen_cycles_dropped_later_are_freed_once_a_quarter_more_objects_are_frozen():
+    import weakref
+
+    with started() as collector:
+        young = collector._thresholds[0]
+        cycles = [Cycle() for _ in range(100)]
+        alive = [weakref.ref(c) for c in cycles]
+        collector.after_work()
+        garbage(young + 10)
+        collector.after_work()
+        idle(collector, collector.collections + 1)
+        del cycles  # now garbage, but frozen: no collection walks them...
+        for _ in range(3):
             garbage(young + 10)
             collector.after_work()
-            idle(collector, i + 1)
-    # as CPython counts: the young generation ten times, then the middle one with it
-    assert collections == [0] * middle + [1]
-
-
-@own_loop
-def test_the_oldest_generation_only_once_a_quarter_more_objects_are_long_lived():
-    with started() as collector, watching() as collections:
-        young, middle, oldest = collector._thresholds
-        long_lived = len(gc.get_objects(2))
-
-        def rounds(n: int, keep: list | None = None, per_round: int = 0) -> None:
-            for _ in range(n):
-                garbage(young + 10)
-                if keep is not None:
-                    keep.extend(Cycle() for _ in range(per_round))  # alive: they move to the oldest generation
-                collector.after_work()
-                idle(collector, collector.collections + 1)
-
-        # two hundred collections, over twice the middle generation's count that lets the oldest be collected,
-        # with only garbage: CPython would not walk the oldest generation for it, and neither does the collector
-        rounds(middle * oldest * 2)
-        assert 2 not in collections
-
-        kept: list = []
-        rounds(middle * oldest, kept, per_round=long_lived // 4 // (middle * oldest) + 50)
-        rounds(middle * oldest)
-        assert 2 in collections  # over a quarter of the oldest generation came from the middle one: walked
+            idle(collector, collector.collections + 1)
+        assert collector.thaws == 0 and all(r() is not None for r in alive)
+        # ...until a quarter more objects are frozen than after the last thaw (or the start): thawed, collected
+        kept = [Kept() for _ in range(collector._long_lived // 4 + 100)]  # noqa: F841 (they live on)
+        garbage(young + 10)
+        collector.after_work()
+        idle(collector, collector.collections + 1)  # these frozen at last...
+        garbage(young + 10)
+        collector.after_work()
+        idle(collector, collector.collections + 1)  # ...and now a quarter more: thawed
+        assert collector.thaws == 1
+        assert all(r() is None for r in alive)
 
 
 @own_loop

@@ -9,15 +9,24 @@ a pause every screen of the table sees as a later update.
 threshold to ``BACKSTOP`` and, at the end of each request or Socket.IO event (Flask's ``teardown_request``: an
 event's handler runs in a request context of its own), when as many objects are due as CPython's own threshold
 says, has gevent's loop collect them as soon as it is idle: after the answer and the updates of that event are
-written, before the next event is read. The generation collected follows CPython's own rule: the middle one when
-ten young collections were made since its last; the oldest when ten of those were and the objects moved into it
-since its last collection are over a quarter of those it held then (counted here with ``gc.get_objects``, as
-CPython counts them inside: ``held``, within one C call, issue #72). On Python 3.14's incremental collector (no third threshold) each is the young
-generation and an increment of the old, as its automatic collections are.
+written, before the next event is read.
+
+What it collects: every object made since its last collection (``gc.collect()`` with the rest frozen), and the
+survivors are frozen in their turn (``gc.freeze()``: out of every later collection's walk). CPython's own way walks
+a survivor again at each collection of the middle generation and each of the oldest, and on a big map those
+survivors are the board's lists of 90,000 squares and the fog's sets of 80,000 (a set's walk reads every slot of
+its table): each such collection held the loop 90-130 ms on a 2-core machine (#69, timed with ``gc.callbacks``:
+every one of another table's moves over 100 ms beside a 300 x 300 map's fog, moves and picture sat on one). Frozen,
+a survivor is walked once. What a frozen object's death by reference count frees is freed as ever; only a cycle
+of them that is dropped later waits for the thaw: once a quarter more objects are frozen than after the last
+thaw, the next collection thaws them all (``gc.unfreeze()``), collects everything and freezes what lives: CPython's
+own rule for its oldest generation, and the same bound on what waits for it. On Python 3.14's incremental collector
+the same (``gc.freeze`` is there too).
 
 A flood that never lets the loop idle still has its objects collected: past ``BACKSTOP`` new objects CPython
-collects by itself, as before, only less often. Nothing here reaches into a library's internals: the idle
-watcher is gevent's public loop API (``loop.idle()``, libev's and libuv's alike)."""
+collects by itself, as before, only less often (its collections walk only what is not frozen). Nothing here reaches
+into a library's internals: the idle watcher is gevent's public loop API (``loop.idle()``, libev's and libuv's
+alike), freezing and thawing are the ``gc`` module's."""
 
 from __future__ import annotations
 
@@ -61,10 +70,10 @@ class QuietCollector:
         self._thread: int | None = None
         self._idle = None  # the idle watcher waiting to collect, if any
         self._thresholds: tuple[int, ...] = gc.get_threshold()
-        # CPython's rule for the oldest generation: the objects it held after its last collection, and those the
-        # middle generation's collections moved into it since
-        self._long_lived = self._pending = 0
+        self._long_lived = 0  # the frozen objects after the last thaw (or the start): ``thaw_due``
+        self._frozen = 0  # the frozen objects now, or more (those freed since are not counted off)
         self.collections = 0  # made at idle moments (tests and benchmarks read it)
+        self.thaws = 0  # of them, those that thawed the frozen objects first
 
     def start(self) -> bool:
         """From now on collect at the loop's idle moments; False (the collector left as CPython runs it) where
@@ -83,16 +92,18 @@ class QuietCollector:
             log.info("the cycle collector runs as CPython times it (%s)", exc)
             return False
         self._thresholds = thresholds
-        self._long_lived, self._pending = held(2), 0
+        self._long_lived = self._frozen = gc.get_freeze_count()
         self._loop, self._thread = loop, _thread_id()
         gc.set_threshold(max(BACKSTOP, thresholds[0]), *thresholds[1:])
         return True
 
     def stop(self) -> None:
-        """CPython's own timing again (its thresholds as they were at ``start``)."""
+        """CPython's own timing again (its thresholds as they were at ``start``; what it froze thawed)."""
         if self._loop is None:
             return
         self._drop_idle()
+        if self.collections:
+            gc.unfreeze()
         gc.set_threshold(*self._thresholds)
         self._loop = self._thread = None
 
@@ -113,27 +124,29 @@ class QuietCollector:
 
     def _collect(self) -> None:
         self._drop_idle()
-        generation = self.generation_due()
-        if generation == 2:
-            gc.collect(2)
-            self._long_lived, self._pending = held(2), 0
-        elif generation == 1 and self._thresholds[2]:
-            before = held(0, 1)
-            self._pending += max(0, before - gc.collect(1))  # the survivors are the oldest generation's now
+        thaw = self.thaw_due()
+        if thaw:
+            gc.unfreeze()
+        gc.collect()  # what is not frozen: made since the last collection (or, thawed, everything)
+        survivors = held(2)  # (a full collection leaves them all in the oldest generation)
+        gc.freeze()
+        if thaw:
+            self._long_lived = self._frozen = survivors
+            self.thaws += 1
         else:
-            gc.collect(generation)
+            self._frozen += survivors
         self.collections += 1
 
-    def generation_due(self) -> int:
-        """The oldest generation CPython would collect now, by its counts, thresholds and long-lived objects
-        (module docstring)."""
-        _young, middle, oldest = self._thresholds
-        if not oldest:  # Python 3.14's incremental collector: the young generation and an increment of the old
-            return 1
-        counts = gc.get_count()
-        if counts[2] >= oldest and self._pending > self._long_lived // 4:
-            return 2
-        return 1 if counts[1] >= middle else 0
+    def thaw_due(self) -> bool:
+        """Whether a quarter more objects are frozen than after the last thaw (CPython's rule for walking its
+        oldest generation again: module docstring). Counted exactly (``gc.get_freeze_count`` walks the frozen:
+        2 ms for 240,000 on a small machine) only when the survivors frozen since the last count say it may be."""
+        if self._over(self._frozen):
+            self._frozen = gc.get_freeze_count()
+        return self._over(self._frozen)
+
+    def _over(self, frozen: int) -> bool:
+        return frozen - self._long_lived > self._long_lived // 4
 
 
 #: the process's one collector (``tacmap serve`` starts it)
