@@ -163,34 +163,53 @@ def test_the_survivors_of_a_collection_are_frozen_and_no_later_collection_walks_
         assert gc.get_freeze_count() < frozen
 
 
+def collect_once(collector: QuietCollector, young: int) -> None:
+    garbage(young + 10)
+    collector.after_work()
+    idle(collector, collector.collections + 1)
+
+
 @own_loop
-def test_frozen_cycles_dropped_later_are_freed_once_a_quarter_more_objects_are_frozen():
+def test_frozen_cycles_dropped_later_are_freed_at_the_first_quiet_moment_once_a_quarter_more_are_frozen():
     import weakref
 
-    with started() as collector:
+    with started(QuietCollector(quiet_for=0.2)) as collector:
         young = collector._thresholds[0]
         cycles = [Cycle() for _ in range(100)]
         alive = [weakref.ref(c) for c in cycles]
-        collector.after_work()
-        garbage(young + 10)
-        collector.after_work()
-        idle(collector, collector.collections + 1)
+        collect_once(collector, young)
         del cycles  # now garbage, but frozen: no collection walks them...
         for _ in range(3):
-            garbage(young + 10)
-            collector.after_work()
-            idle(collector, collector.collections + 1)
+            collect_once(collector, young)
         assert collector.thaws == 0 and all(r() is not None for r in alive)
-        # ...until a quarter more objects are frozen than after the last thaw (or the start): thawed, collected
+        # ...until a quarter more objects are frozen than after the last thaw (or the start)...
         kept = [Kept() for _ in range(collector._long_lived // 4 + 100)]  # noqa: F841 (they live on)
-        garbage(young + 10)
-        collector.after_work()
-        idle(collector, collector.collections + 1)  # these frozen at last...
-        garbage(young + 10)
-        collector.after_work()
-        idle(collector, collector.collections + 1)  # ...and now a quarter more: thawed
+        collect_once(collector, young)  # these frozen at last
+        collect_once(collector, young)  # and a thaw due now: not in the middle of the table's work...
+        assert collector.thaws == 0 and all(r() is not None for r in alive)
+        with gevent.Timeout(2, False):  # ...but at its first quiet moment (no request or event ended for 0.2 s)
+            while not collector.thaws:
+                gevent.sleep(0.01)
         assert collector.thaws == 1
         assert all(r() is None for r in alive)
+
+
+@own_loop
+def test_a_server_never_quiet_thaws_once_it_froze_thaw_at_most_objects_more():
+    from webapp.live.server import collector as module
+
+    with started(QuietCollector(quiet_for=60)) as collector:
+        young = collector._thresholds[0]
+        most = max(module.THAW_AT_MOST, collector._long_lived)
+        kept = [Kept() for _ in range(most // 2)]
+        collect_once(collector, young)
+        collect_once(collector, young)
+        assert collector.thaws == 0  # due (over a quarter more), waiting for a quiet minute
+        kept += [Kept() for _ in range(most // 2 + 100)]
+        collect_once(collector, young)  # these frozen...
+        assert collector.thaws == 0
+        collect_once(collector, young)  # ...and past the most now: thawed however busy
+        assert collector.thaws == 1
 
 
 @own_loop

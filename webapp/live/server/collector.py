@@ -19,8 +19,12 @@ its table): each such collection held the loop 90-130 ms on a 2-core machine (#6
 every one of another table's moves over 100 ms beside a 300 x 300 map's fog, moves and picture sat on one). Frozen,
 a survivor is walked once. What a frozen object's death by reference count frees is freed as ever; only a cycle
 of them that is dropped later waits for the thaw: once a quarter more objects are frozen than after the last
-thaw, the next collection thaws them all (``gc.unfreeze()``), collects everything and freezes what lives: CPython's
-own rule for its oldest generation, and the same bound on what waits for it. On Python 3.14's incremental collector
+thaw (CPython's own rule for its oldest generation), they are all thawed (``gc.unfreeze()``), everything is
+collected and what lives is frozen again, at the first moment no request or event has ended for ``QUIET_FOR``
+seconds: that collection walks the whole heap (100-150 ms with a big map), and held there every table that played
+(a big map made or imported: another table's move 130-156 ms, against 64-77 before). A server that is never quiet
+that long thaws at its next collection once ``THAW_AT_MOST`` more objects are frozen than after the last thaw
+(or as many again, if that is more). On Python 3.14's incremental collector
 the same (``gc.freeze`` is there too).
 
 A flood that never lets the loop idle still has its objects collected: past ``BACKSTOP`` new objects CPython
@@ -33,6 +37,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+import time
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +62,12 @@ def held(*generations: int) -> int:
     return sum(map(len, map(gc.get_objects, generations)))
 
 
+QUIET_FOR = 1.0  #: seconds with no request or event ended before a due thaw walks the whole heap
+#: frozen objects past the last thaw's by this many (or as many again, if more): thawed at the next collection,
+#: quiet or not. A big map made brings 100,000-200,000 (its walls, their segments, its board's indexes): no thaw
+#: in the middle of its making for it
+THAW_AT_MOST = 500_000
+
 #: the young generation's automatic threshold while the collector runs at idle moments: ten times CPython's
 #: default, so a flood of events with no idle moment between them still collects (a pause of about 1 ms)
 BACKSTOP = 7000
@@ -65,7 +76,10 @@ BACKSTOP = 7000
 class QuietCollector:
     """The cycle collector at the loop's idle moments (module docstring). Inert until ``start``."""
 
-    def __init__(self) -> None:
+    def __init__(self, quiet_for: float = QUIET_FOR) -> None:
+        self.quiet_for = quiet_for
+        self._last_work = 0.0  # when the last request or event ended (monotonic)
+        self._waiting = None  # the timer of a thaw waiting for a quiet moment, if any
         self._loop = None  # gevent's loop of the thread that started it
         self._thread: int | None = None
         self._idle = None  # the idle watcher waiting to collect, if any
@@ -102,6 +116,7 @@ class QuietCollector:
         if self._loop is None:
             return
         self._drop_idle()
+        self._drop_waiting()
         if self.collections:
             gc.unfreeze()
         gc.set_threshold(*self._thresholds)
@@ -110,6 +125,7 @@ class QuietCollector:
     def after_work(self, *_args) -> None:
         """A request or event is done: when enough new objects are due, collect them once the loop is idle.
         (Flask's ``teardown_request`` hands it the request's exception, if any: not needed.)"""
+        self._last_work = time.monotonic()
         if (self._loop is None or self._idle is not None or _thread_id() != self._thread
                 or gc.get_count()[0] < self._thresholds[0]):
             return
@@ -122,10 +138,20 @@ class QuietCollector:
             idle.stop()
             idle.close()
 
-    def _collect(self) -> None:
+    def _drop_waiting(self) -> None:
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            waiting.stop()
+            waiting.close()
+
+    def _collect(self, thaw: bool = False) -> None:
         self._drop_idle()
-        thaw = self.thaw_due()
+        if not thaw and self.thaw_due():
+            thaw = self.quiet() or self._frozen - self._long_lived > max(THAW_AT_MOST, self._long_lived)
+            if not thaw:
+                self._thaw_when_quiet()
         if thaw:
+            self._drop_waiting()
             gc.unfreeze()
         gc.collect()  # what is not frozen: made since the last collection (or, thawed, everything)
         survivors = held(2)  # (a full collection leaves them all in the oldest generation)
@@ -136,6 +162,26 @@ class QuietCollector:
         else:
             self._frozen += survivors
         self.collections += 1
+
+    def quiet(self) -> bool:
+        """Whether no request or event has ended for ``quiet_for`` seconds."""
+        return time.monotonic() - self._last_work >= self.quiet_for
+
+    def _thaw_when_quiet(self) -> None:
+        """A thaw at the first quiet moment (``quiet``): looked for every ``quiet_for`` seconds."""
+        if self._waiting is not None or self._loop is None:
+            return
+        self._waiting = self._loop.timer(self.quiet_for)
+        self._waiting.start(self._look)
+
+    def _look(self) -> None:
+        self._drop_waiting()
+        if self._loop is None or not self.thaw_due():
+            return
+        if self.quiet():
+            self._collect(thaw=True)
+        else:
+            self._thaw_when_quiet()
 
     def thaw_due(self) -> bool:
         """Whether a quarter more objects are frozen than after the last thaw (CPython's rule for walking its
