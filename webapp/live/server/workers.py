@@ -56,11 +56,11 @@ def idle_class() -> bool:
     return sys.platform.startswith("linux") and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE")
 
 
-def step_back(idle: bool = True) -> None:
-    """This process behind the others at the CPU: ``idle``, in Linux's idle class (``idle_class``), else nice 10 where
-    the system has it (Linux, macOS), a below-normal priority class on Windows; where none can be set, as it is."""
+def step_back() -> None:
+    """This process behind the others at the CPU: in Linux's idle class (``idle_class``), else nice 10 where the system
+    has it (macOS), a below-normal priority class on Windows; where none can be set, as it is."""
     try:
-        if idle and idle_class():
+        if idle_class():
             try:
                 os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
                 return
@@ -77,14 +77,14 @@ def step_back(idle: bool = True) -> None:
         log.info("this worker's priority could not be lowered", exc_info=True)
 
 
-def serve(requests, answers, preload: tuple[str, ...] = (), behind: bool | str = False) -> None:
+def serve(requests, answers, preload: tuple[str, ...] = (), behind: bool = False) -> None:
     """A worker's life: ``behind``, its priority lowered first (``step_back``: work nobody waits on at the table, a
-    forecast; ``"idle"``: in the idle class where there is one); the modules ``preload`` imported (what its work needs: its first piece of work does not wait for them),
+    forecast); the modules ``preload`` imported (what its work needs: its first piece of work does not wait for them),
     ready, then each ``(work, args)`` read from ``requests`` answered on ``answers`` with ``(True, work(*args))`` or
     ``(False, what it raised)``, until the server's end of the pipe closes."""
     _IN_WORKER[:] = [True]
     if behind:
-        step_back(idle=behind == "idle")
+        step_back()
     for name in preload:
         importlib.import_module(name)
     answers.send((True, "ready"))
@@ -122,8 +122,7 @@ def _answer(answers, exc: Exception) -> None:
 class _Worker:
     """One worker process and the server's ends of its two pipes."""
 
-    def __init__(self, context, preload: tuple[str, ...] = (), behind: bool | str = False) -> None:
-        self.behind = behind
+    def __init__(self, context, preload: tuple[str, ...] = (), behind: bool = False) -> None:
         requests_in, self.requests = context.Pipe(duplex=False)
         self.answers, answers_out = context.Pipe(duplex=False)
         self.process = context.Process(target=serve, args=(requests_in, answers_out, preload, behind), daemon=True,
@@ -166,10 +165,7 @@ class _Worker:
 class Pool:
     """``count`` worker processes, each with the modules ``preload`` imported before it says it is ready;
     ``threads(work, *args)`` runs blocking work in a native thread while the calling greenlet waits
-    (``geometry.runner``). ``behind``: the workers behind the others at the CPU (``step_back``), one at nice 10 and
-    the rest in the idle class: in the idle class alone a forecast stood still while the machine was busy (a CI
-    machine's tests and browsers: a forecast's fights ran past two minutes), and at nice 10 alone a second lane
-    took another table's moves to 1.75x their pace on 2 cores (#68)."""
+    (``geometry.runner``)."""
 
     def __init__(self, count: int, threads: Callable, preload: tuple[str, ...] = (), behind: bool = False) -> None:
         self.count = count
@@ -177,7 +173,6 @@ class Pool:
         self.behind = behind
         self._threads = threads
         self._free: list[_Worker] = []
-        self._busy: list[_Worker] = []  # the workers running a piece of work now
         self._lock = threading.Lock()  # gevent's under ``tacmap serve``: every caller a greenlet of the loop
         self._context = multiprocessing.get_context("spawn")
 
@@ -195,7 +190,7 @@ class Pool:
         made: list[_Worker] = []
         try:
             for _ in range(count):
-                made.append(_Worker(self._context, self.preload, self._level(made)))
+                made.append(_Worker(self._context, self.preload, self.behind))
         except Exception:  # noqa: BLE001 (a Python that cannot spawn: the caller keeps its threads)
             log.exception("a worker process could not be started")
         if len(made) == count and all(w.ready() for w in made):
@@ -205,14 +200,6 @@ class Pool:
         for w in made:
             w.close()
         return None
-
-    def _level(self, made: list[_Worker]) -> bool | str:
-        """How far behind the next worker steps: one of the pool's at nice 10 (``True``), the others ``"idle"``."""
-        if not self.behind:
-            return False
-        # (read without the pool's lock, a gevent lock, from the native thread that spawns: copies of lists, whole)
-        kept = [w for w in [*self._free, *self._busy] if w.alive]
-        return "idle" if any(w.behind is True for w in [*kept, *made]) else True
 
     def run(self, work: Callable, *args):
         """``work(*args)`` in a free worker, the calling greenlet waiting; what it returned, or what it raised
@@ -225,8 +212,6 @@ class Pool:
             if made is None:
                 raise WorkerGone("no worker process could be started")
             worker = made[0]
-        with self._lock:
-            self._busy.append(worker)
         try:
             return self._threads(worker.call, work, args)
         except Exception:
@@ -235,8 +220,6 @@ class Pool:
             worker.alive = False
             raise
         finally:
-            with self._lock:
-                self._busy.remove(worker)
             if worker.alive:
                 with self._lock:
                     self._free.append(worker)
