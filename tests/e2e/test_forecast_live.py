@@ -49,10 +49,15 @@ def _encounter(server):
 
 
 def _forecast(gm, runs: str = "20") -> list[int]:
-    """Forecast from the card; the progress bar's values seen until it is done."""
+    """Forecast from the card; the progress bar's values seen until it is done (this forecast's: the one before
+    stays done until the new one's first figures are drawn, and on a loaded machine that can take seconds)."""
+    now = gm.locator("#forecast-result .forecast-now")
+    before = now.get_attribute("data-forecast") if now.count() else None
     gm.locator("#forecast-form select[name=runs]").select_option(runs)
     gm.locator("#forecast-go").click()
-    now = gm.locator("#forecast-result .forecast-now")
+    expect(now).to_have_attribute("data-forecast", re.compile(r"\S"), timeout=30000)
+    if before:
+        expect(now).not_to_have_attribute("data-forecast", before, timeout=30000)
     seen = []
     for _ in range(240):
         bar = now.locator("progress")
