@@ -203,10 +203,6 @@ def serve(args: argparse.Namespace) -> int:
 
     COLLECTOR.start()
     _precompile(app)
-    if app.config.get("MESSAGE_QUEUE"):
-        from .seams import listen_now
-
-        listen_now(app.extensions["socketio"].server)  # the other processes heard from now, not the first screen on
     hub.replays.fold_old()  # long games with no replay checkpoints (an earlier version's): folded in the background
     try:
         server.serve_forever()

@@ -642,34 +642,6 @@ def redis_manager_base() -> type:
     return QueuedRedisManager
 
 
-class ListenAtStart(Seam):
-    """python-socketio starts its manager (the Redis listener of a message queue) at the first connection to the
-    server (``Server._handle_eio_connect`` sets ``manager_initialized``): what another process published before
-    this one's listener had subscribed was lost to its first screens until the next change (CI: a move made on A
-    did not reach the GM's screen on B in 15 s). ``listen_now`` starts it with the server. Tested: python-socketio
-    5.18.1. Upstream change that lets it go: a public way to start the manager (or starting it with the server)."""
-
-    name = "listen_at_start"
-    libraries = ("python-socketio",)
-    fallback = "python-socketio's own timing (the other processes heard from the first connection on)"
-
-    def check(self) -> None:
-        from socketio import base_server, server
-
-        _uses(base_server.BaseServer.__init__, "manager_initialized")
-        _uses(server.Server._handle_eio_connect, "manager_initialized", "initialize")
-
-
-def listen_now(server) -> bool:
-    """``server``'s manager (a message queue's listener) started now, not at the first connection (``ListenAtStart``):
-    whether it was started here. Without the seam, or started already, nothing."""
-    if not LISTEN_AT_START.ok or getattr(server, "manager_initialized", True):
-        return False
-    server.manager_initialized = True
-    server.manager.initialize()
-    return True
-
-
 # --- all of them --------------------------------------------------------------------------------------------------
 
 WEBSOCKET_MESSAGE_LIMIT = WebsocketMessageLimit()
@@ -683,10 +655,9 @@ BABEL_LOCALE_DATA = BabelLocaleData()
 FRAGMENT_RENDER = FragmentRender()
 PSYCOPG_WAIT = PsycopgWait()
 REDIS_PUBLISH = RedisPublish()
-LISTEN_AT_START = ListenAtStart()
 SEAMS: tuple[Seam, ...] = (WEBSOCKET_MESSAGE_LIMIT, SOCKETIO_EVENTS, REQUEST_BODY_DEADLINE, REQUEST_HEAD_DEADLINE,
                            WEBSOCKET_UPGRADE, JINJA_GETTEXT, BABEL_CONTEXT, BABEL_LOCALE_DATA, FRAGMENT_RENDER,
-                           PSYCOPG_WAIT, REDIS_PUBLISH, LISTEN_AT_START)
+                           PSYCOPG_WAIT, REDIS_PUBLISH)
 
 
 def check_all(logger: logging.Logger = log) -> list[str]:

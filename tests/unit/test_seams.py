@@ -46,10 +46,6 @@ def _new_context_other(self, values=None, parent=None):
     pass
 
 
-def _connect_that_starts_nothing(self, eio_sid, environ):  # a python-socketio that starts its manager elsewhere
-    self.environ[eio_sid] = environ
-
-
 #: (seam, module, attribute path, replacement or None to delete it, what follows: "fallback" or "refuse")
 BREAKS = [
     ("websocket_message_limit", "engineio.async_drivers.gevent", "_async", None, "refuse"),
@@ -74,7 +70,6 @@ BREAKS = [
     ("psycopg_wait", "psycopg.waiting", "wait", _wait_with_timeout, "fallback"),
     ("psycopg_wait", "psycopg.waiting", "Ready", None, "fallback"),
     ("redis_publish", "socketio.redis_manager", "RedisManager._publish", _wrong, "fallback"),
-    ("listen_at_start", "socketio", "Server._handle_eio_connect", _connect_that_starts_nothing, "fallback"),
 ]
 
 
@@ -338,24 +333,3 @@ def test_the_body_deadline_wraps_geventss_input_and_keeps_its_stream():
     body = deadline_input.around(old, deadline=1e18)
     assert isinstance(body, Input) and body.rfile is old.rfile and body.content_length == 5
     assert body.read() == b"hello" and not body.expired
-
-
-def test_a_servers_manager_starts_when_asked_once_and_not_again_at_its_first_connection(breaking):
-    import socketio
-
-    class Counted(socketio.Manager):
-        started = 0
-
-        def initialize(self):
-            Counted.started += 1
-            super().initialize()
-
-    server = socketio.Server(client_manager=Counted())
-    assert seams.listen_now(server) and server.manager_initialized and Counted.started == 1
-    assert not seams.listen_now(server) and Counted.started == 1
-    server._handle_eio_connect("sid", {})  # the first connection: started already
-    assert Counted.started == 1
-    _break(breaking, "socketio", "Server._handle_eio_connect", _connect_that_starts_nothing)
-    seams.check_all()
-    later = socketio.Server(client_manager=Counted())
-    assert not seams.listen_now(later) and not later.manager_initialized  # the fallback: python-socketio's timing
