@@ -29,7 +29,6 @@ import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request

@@ -22,7 +22,6 @@ than 30 ms: gevent's blocking monitor). That is the fog's part of #69, not this 
 from __future__ import annotations
 
 import statistics
-import time
 
 import pytest
 
