@@ -1,13 +1,14 @@
-"""Issue #72, "the plans' thread crashes now and then": about one plan request in 200 under concurrent use answered
-500 with CPython's ``SystemError: Objects/tupleobject.c:927: bad argument to internal function`` on the reckoning
-thread (in ``dataclasses.fields`` under ``asdict``, ``Modifier.to_dict``).
+"""Issue #72, "the plans' thread crashes now and then": about one plan request in 200 under concurrent use answered 500
+with CPython's ``SystemError: Objects/tupleobject.c:927: bad argument to internal function`` on the reckoning thread
+(in ``dataclasses.fields`` under ``asdict``, ``Modifier.to_dict``).
 
 The cause: ``tuple(<generator>)`` builds its tuple in place and resizes it at the end, which CPython allows only
-while nothing else holds it (its reference count 1). The loop's cycle collector (``webapp/live/server/collector.py``)
-counted the generations' objects with ``len(gc.get_objects(n))``: that list holds every young object of the
-process, the reckoning thread's half-built tuple too, and the loop's thread may hand the GIL over between
-``get_objects`` and ``len`` (each call's end is a switch point). It counted inside one C call after that, the
-list never seen by the interpreter loop (``held``: the survivors of each collection, now that it freezes them). And the copy of the game the reckoning reads shares nothing the loop may change
+while nothing else holds it (its reference count 1). The loop's cycle collector
+(``webapp/live/server/collector.py``) counted the generations' objects with ``len(gc.get_objects(n))``: that list
+holds every young object of the process, the reckoning thread's half-built tuple too, and the loop's thread may hand
+the GIL over between ``get_objects`` and ``len`` (each call's end is a switch point). It counted inside one C call
+after that, the list never seen by the interpreter loop (``held``: the survivors of each collection, now that it
+freezes them). And the copy of the game the reckoning reads shares nothing the loop may change
 (``suggestions.frozen``: the sheets too, which it shared).
 """
 

@@ -24,8 +24,8 @@ collected and what lives is frozen again, at the first moment no request or even
 seconds: that collection walks the whole heap (100-150 ms with a big map), and held there every table that played
 (a big map made or imported: another table's move 130-156 ms, against 64-77 before). A server that is never quiet
 that long thaws at its next collection once ``THAW_AT_MOST`` more objects are frozen than after the last thaw
-(or as many again, if that is more). On Python 3.14's incremental collector
-the same (``gc.freeze`` is there too).
+(or as many again, if that is more). On Python 3.14's incremental collector the same (``gc.freeze`` is
+there too).
 
 A flood that never lets the loop idle still has its objects collected: past ``BACKSTOP`` new objects CPython
 collects by itself, as before, only less often (its collections walk only what is not frozen). Nothing here reaches
