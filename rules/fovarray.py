@@ -402,11 +402,13 @@ def _hex_obstacles(index, ox: int, oy: int, chains: list) -> _Obstacles:
     return _Obstacles(cx, cy, tuple(walls[:, k] for k in range(5)), tuple(np.concatenate(p) for p in zip(*spans)))
 
 
-def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | None = None) -> set:
+def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | None = None,
+            into: np.ndarray | None = None):
     """The cells a token in ``(ox, oy)`` sees on the board of ``index`` (a ``rules.board.SegmentIndex``), as
     ``rules.los.visible_cells`` gives them, each the board size's own tuple (``rules.stepsearch.cells_of``):
     ``test(x, y)`` the exact test of a doubtful cell (True: seen); on hexes, ``chains`` the walls as
-    ``rules.los._HexFov._chains`` joins them.
+    ``rules.los._HexFov._chains`` joins them. ``into``: a board's flat array of booleans (index ``y * w + x``) to
+    mark the cells seen in, returned instead of a set (``rules.los.visible_mask``: no tuple made).
 
     Ring by ring of the offset table (:func:`_rings`), with the obstacles that may reach into it; once the
     shadows that hold for every cell beyond a ring cover every direction, the cells beyond are hidden."""
@@ -427,7 +429,9 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
             return x - ox, y - oy
     cx, cy = obstacles.cx, obstacles.cy
     table = cells_of(w, h)  # (the board size's own tuples: a view of thousands of cells makes none of its own)
-    out = {table[oy * w + ox]}
+    out = {table[oy * w + ox]} if into is None else None
+    if into is not None:
+        into[oy * w + ox] = True
     doubtful = []
     gaps = None  # the gaps in the shadow that lead on, after the first ring: the cells beyond in them alone
     p = parity(grid, ox, oy) if grid.hex else 0
@@ -456,7 +460,10 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
                             s_beyond[cast]) < dist
             doubt &= ~hidden
             seen = ~(hidden | doubt)
-            out.update(map(table.__getitem__, (y[seen] * w + x[seen]).tolist()))
+            if into is None:
+                out.update(map(table.__getitem__, (y[seen] * w + x[seen]).tolist()))
+            else:
+                into[y[seen] * w + x[seen]] = True
             doubtful += map(table.__getitem__, (y[doubt] * w + x[doubt]).tolist())
         if radius is not None and reach >= radius:
             break
@@ -464,8 +471,11 @@ def visible(index, ox: int, oy: int, radius: float | None, test, chains: list | 
         gaps = _open_gaps(s_lo[cast], s_hi[cast], reach, cx, cy, ex, ey)
         if not len(gaps[0]):  # every cell beyond is in the shadow
             break
-    out.update(_tested(doubtful, place, test))
-    return out
+    if into is None:
+        out.update(_tested(doubtful, place, test))
+        return out
+    into[[cy * w + cx for cx, cy in _tested(doubtful, place, test)]] = True
+    return into
 
 
 def _tested(cells: list, place, test) -> list:

@@ -130,9 +130,9 @@ class Arrays:
         self.calls = 0
         visible = fovarray.visible
 
-        def counted(*args):
+        def counted(*args, **kwargs):
             self.calls += 1
-            return visible(*args)
+            return visible(*args, **kwargs)
 
         monkeypatch.setattr(fovarray, "visible", counted)
         monkeypatch.setattr(fovarray, "WORTH", worth)
@@ -218,15 +218,38 @@ def test_the_arrays_take_a_board_of_20000_cells_or_more(monkeypatch):
     board = corner_band(150, 2000)
     calls = []
     visible = fovarray.visible
-    monkeypatch.setattr(fovarray, "visible", lambda *a: calls.append(a[1:3]) or visible(*a))
+    monkeypatch.setattr(fovarray, "visible", lambda *a, **k: calls.append(a[1:3]) or visible(*a, **k))
     assert los.visible_cells(board, (100, 75)) == search_of_before(board, (100, 75))
     assert los.visible_cells(board, (3, 3), 12.0) == search_of_before(board, (3, 3), 12.0)
     assert len(los.visible_cells(Board(100, 100), (50, 50))) == 100 * 100
     assert calls == [(100, 75)]  # the big board without a radius; not within 12 cells, not on 100 x 100
 
 
+def test_the_fogs_mask_of_a_view_holds_the_cells_of_visible_cells_on_squares_and_hexes_big_and_small():
+    # what the fog keeps of a view (webapp/game/bridge/fog.py's _sight): the arrays mark a big board's straight in
+    # the mask's grid, a small board's search is read into one; either way the same cells as visible_cells
+    from rules.cellmask import CellMask
+
+    for board in (corner_band(150, 2000), corner_band(40, 300)):
+        for origin, radius in [((100, 75), None), ((5, 5), None), ((3, 3), 12.0), ((20, 20), None)]:
+            if not board.in_bounds(origin):
+                continue
+            mask = los.visible_mask(board, origin, radius)
+            assert isinstance(mask, CellMask) and mask.grid.shape == (board.height, board.width)
+            assert set(mask) == los.visible_cells(board, origin, radius), (board.width, origin, radius)
+    from rules.grid import HEX_FLAT, HEX_POINTY
+
+    for grid in (HEX_POINTY, HEX_FLAT):
+        hexes = Board(150, 150, grid)
+        for i in range(300):  # hex edges in a block west of the middle
+            corners = grid.corners((40 + i % 20, 60 + i // 20))
+            hexes.add_wall(corners[i % 6], corners[(i + 1) % 6])
+        for origin in [(75, 75), (50, 70), (0, 0)]:
+            assert set(los.visible_mask(hexes, origin)) == los.visible_cells(hexes, origin), (grid, origin)
+
+
 def test_a_big_boards_view_is_made_of_the_board_sizes_own_cells():
-    # what lets the fog keep a big board's views as they come (webapp/game/bridge/fog.py's _sight)
+    # a view read out of a big board's arrays, or of a fog's mask (rules.cellmask), is these cells, made once
     from rules.stepsearch import cells_of
 
     board = corner_band(150, 2000)

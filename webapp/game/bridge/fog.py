@@ -11,6 +11,11 @@ In the dark (the active map's ambient light ``dark``, :mod:`webapp.game.board.li
 those squares only the lit ones (``lit_squares``: the map's lights and the lights tokens carry) and
 those its own light or its system's dark vision reaches (``rules.lighting``).
 
+A view and a memory are masks (:class:`rules.cellmask.CellMask`): the board's squares as a grid of booleans, read as a
+frozenset of ``(x, y)``; the unions, "does the memory hold the view" and the fog layer's drawing of a move are
+one pass in C over the grid, not a look at each of tens of thousands of squares (#69). In the dark a view is the
+frozenset ``rules.lighting`` gives; the two mix (``rules.cellmask.union``).
+
 Views are cached twice: each token's view by (board version, square, size),
 so a move recomputes the view of the token that moved and no other; and
 each audience's view by (game seq, audience), so one move computes each
@@ -20,14 +25,14 @@ player's view once however many fragments, previews and checks ask.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from itertools import chain
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rules import fovarray, lighting as rules_lighting
-from rules.los import visible_cells
+from rules import lighting as rules_lighting
+from rules.cellmask import CellMask, grid_of, union as cells_union
+from rules.los import visible_mask
 
 from . import heavy, zonelayout
 from .fogwalls import by_cell
@@ -35,7 +40,7 @@ from .fogwalls import by_cell
 if TYPE_CHECKING:
     from ..core.model import Actor, Game, Token
 
-Cells = frozenset
+Cells = CellMask | frozenset
 #: a light's range (squares) from which its reach is worked out as a view is, off the loop on a big board
 FAR_LIGHT = 12
 
@@ -56,7 +61,7 @@ def without_memory():
 class Vision:
     """A game's cache of views; process memory only (rebuilt from the state at will)."""
 
-    __slots__ = ("board_index", "tokens", "audiences", "walls_known", "layers", "tokens_shown", "whole", "cells")
+    __slots__ = ("board_index", "tokens", "audiences", "walls_known", "layers", "tokens_shown", "whole")
 
     def __init__(self) -> None:
         self.board_index = None  # the board's segment index the token views were computed on
@@ -67,7 +72,6 @@ class Vision:
         self.tokens_shown: dict[str, tuple[int, frozenset]] = {}  # audience -> (seq, ids of the tokens it was shown)
         # player id -> (board size, their memory found to hold every square of a board that size: ``_seen_all``)
         self.whole: dict[str, tuple[tuple[int, int], set]] = {}
-        self.cells: dict[tuple, tuple] = {}  # a square -> the one tuple that stands for it in the views (``_shared``)
 
 
 def _vision(game: "Game") -> Vision:
@@ -109,16 +113,6 @@ def _index(board):
 
 def _build_index(board):
     return board.segments()
-
-
-def _shared(vision: Vision, cells: Cells) -> Cells:
-    """``cells`` made of the same tuples as the views before (one per square): a view is hundreds of squares, and
-    the views of a fold of a long game (each square a new tuple) were tens of thousands of objects more for the
-    cycle collector to walk at its next collection (a replay's cold first jump: 60,000)."""
-    known = vision.cells
-    if len(known) > 1 << 16:
-        known.clear()
-    return frozenset([known.setdefault(c, c) for c in cells])
 
 
 def _keep_small(vision: Vision, key, cells) -> None:
@@ -188,8 +182,8 @@ def _in_the_dark(game: "Game", token: "Token", sight: Cells) -> Cells:
 
 
 def _compute(game: "Game", token: "Token") -> Cells:
-    """What ``token`` sees, made of the views' shared squares (``_shared``)."""
-    board, vision = game.board, _vision(game)
+    """What ``token`` sees, as a mask of the board."""
+    board = game.board
     if game.zones is not None:
         here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in game.cells_of(token)
                 if zonelayout.zone_at(game.zones, x, y) is not None}
@@ -202,23 +196,16 @@ def _compute(game: "Game", token: "Token") -> Cells:
             if z["id"] in seen:
                 bx, by, bw, bh = z["box"]
                 out.update((x, y) for y in range(by, by + bh) for x in range(bx, bx + bw))
-        return _shared(vision, frozenset(c for c in out if board.in_bounds(c)))
-    return heavy.on_board(board, _sight, tuple(game.cells_of(token)), vision)
+        return CellMask.of([c for c in out if board.in_bounds(c)], board.width, board.height)
+    return heavy.on_board(board, _sight, tuple(game.cells_of(token)))
 
 
-def _sight(board, cells, vision: Vision) -> Cells:
-    """What a token covering ``cells`` sees on ``board`` (run off the loop on a big board: reads the board only,
-    and adds to ``vision.cells``, which holds equal values whoever adds them). On a big board the field of view's
-    squares are the board size's own tuples already (``rules.fovarray.visible``): not made the views' again."""
-    out: set = set()
-    for cell in cells:
-        if board.in_bounds(cell) and not board.is_blocked(cell):
-            out |= visible_cells(board, cell)
-        elif board.in_bounds(cell):
-            out.add(cell)
-    if fovarray.worth_it(board.width, board.height, None):
-        return frozenset(out)
-    return _shared(vision, out)
+def _sight(board, cells) -> Cells:
+    """What a token covering ``cells`` sees on ``board``, as a mask of it (run off the loop on a big board: reads
+    the board only)."""
+    seen = [visible_mask(board, cell) for cell in cells if board.in_bounds(cell) and not board.is_blocked(cell)]
+    standing = [cell for cell in cells if board.in_bounds(cell) and board.is_blocked(cell)]  # (sees its own square)
+    return cells_union(CellMask.of(standing, board.width, board.height), *seen)
 
 
 def per_seq(game: "Game", name: str, compute):
@@ -242,12 +229,7 @@ def player_view(game: "Game", player_id: str) -> Cells:
     def compute():
         views = [token_view(game, t) for t in game.tokens.values()
                  if t.owner == player_id and not t.hidden]  # a hidden token is the GM's to see with
-        if len(views) == 1 and not game.revealed and isinstance(views[0], frozenset):
-            return views[0]  # one token's view as it is (a big map's: tens of thousands of squares, not copied)
-        out = set(game.revealed)
-        for seen in views:
-            out |= seen
-        return frozenset(out)
+        return cells_union(game.revealed, *views)  # (one token's view as it is: not copied)
     return _cached(game, f"player:{player_id}", compute)
 
 
@@ -271,7 +253,7 @@ def view(game: "Game", actor: "Actor") -> Cells | None:
 def explored(game: "Game", actor: "Actor"):
     """The squares this audience has seen before (dimmed on its map); read only."""
     if actor.role == "player":
-        return game.explored.get(actor.player_id, frozenset())
+        return game.explored.get(actor.player_id) or frozenset()
 
     def compute():
         return heavy.run(game.board, _union, *game.explored.values())
@@ -279,12 +261,9 @@ def explored(game: "Game", actor: "Actor"):
 
 
 def _union(*cells) -> Cells:
-    """The squares in any of ``cells`` (pure: off the loop on a big board, each a memory or view of thousands): the
-    one that is not empty itself where only one is (frozen: nothing changes it)."""
-    parts = [c for c in cells if c]
-    if len(parts) == 1 and isinstance(parts[0], frozenset):
-        return parts[0]
-    return frozenset().union(*parts)
+    """The squares in any of ``cells`` (``rules.cellmask.union``; pure: off the loop on a big board, where a memory
+    of another size or a set read from storage may be one of them)."""
+    return cells_union(*cells)
 
 
 def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
@@ -370,8 +349,7 @@ def _remember(game: "Game") -> None:
         if known is None or not seen <= known:
             # a new set, not one grown in place: a page being drawn in another thread may be reading it; frozen,
             # as the fog layers key on it (``layer``: no copy of tens of thousands of squares at each move)
-            game.explored[pid] = seen if known is None else (
-                known if isinstance(known, frozenset) else frozenset(known)) | seen
+            game.explored[pid] = seen if known is None else _union(known, seen)
 
 
 def _seen_all(game: "Game", pid: str, known: set) -> bool:
@@ -386,7 +364,8 @@ def _seen_all(game: "Game", pid: str, known: set) -> bool:
     found = vision.whole.get(pid)
     if found is not None and found[0] == size and found[1] is known:
         return True  # a memory grows as a new set (``_remember``): the same object holds the same squares
-    if sum(1 for c in known if board.in_bounds(c)) < size[0] * size[1]:
+    if not (isinstance(known, CellMask) and known.grid.shape == (size[1], size[0])) \
+            and sum(1 for c in known if board.in_bounds(c)) < size[0] * size[1]:  # (a mask of the board: all on it)
         return False
     vision.whole[pid] = (size, known)
     return True
@@ -404,7 +383,7 @@ def _memory_and_view(memory: Cells, seen: Cells) -> Cells:
     """The squares of ``memory`` or ``seen`` (pure: off the loop on a big board): the memory itself where it holds
     the view, as it does after every event (``remember``: a look through the view, not a copy of both)."""
     if seen <= memory:
-        return memory if isinstance(memory, frozenset) else frozenset(memory)
+        return memory if isinstance(memory, (frozenset, CellMask)) else frozenset(memory)
     return _union(memory, seen)
 
 
@@ -493,7 +472,8 @@ def _board_known(seen: dict, cells: Cells):
     from rules.board import Board
 
     w, h = seen["width"], seen["height"]
-    unseen = [[x, y] for y in range(h) for x in range(w) if (x, y) not in cells]
+    ys, xs = np.nonzero(~grid_of(cells, w, h))
+    unseen = np.column_stack((xs, ys)).tolist()
     return Board.from_dict(seen | {"blocked": seen["blocked"] + unseen})
 
 
@@ -527,15 +507,9 @@ def tokens_shown(game: "Game", actor: "Actor", shown: frozenset) -> None:
 
 
 def _grid(cells, width: int, height: int) -> np.ndarray:
-    """``cells`` on the board marked in a grid of booleans (rows of ``width``; those off the board left out): read
-    in C, not a square at a time (on the biggest maps a move under fog drew tens of thousands of squares)."""
-    grid = np.zeros(width * height, dtype=bool)
-    if cells:
-        xy = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells))
-        x, y = xy[0::2], xy[1::2]
-        on = (x >= 0) & (x < width) & (y >= 0) & (y < height)
-        grid[y[on] * width + x[on]] = True
-    return grid.reshape(height, width)
+    """``cells`` on the board marked in a grid of booleans (rows of ``width``; those off the board left out): a
+    mask's own grid, a set's read in C (``rules.cellmask.grid_of``). Read only."""
+    return grid_of(cells, width, height)
 
 
 def _turns(grid: np.ndarray) -> tuple[list, list, list]:
@@ -601,7 +575,7 @@ def layer(game: "Game", actor: "Actor") -> dict | None:
         seen, known = view(game, actor), explored(game, actor)
     # drawn from the squares alone: the same squares give the same paths (an NPC's move changes
     # no player's view, so most moves redraw nothing); frozensets hash once and compare in C
-    drawn_from = (actor.role == "gm", w, h, seen, known if isinstance(known, frozenset) else frozenset(known))
+    drawn_from = (actor.role == "gm", w, h, seen, known if isinstance(known, (frozenset, CellMask)) else frozenset(known))
     out = vision.layers.get(drawn_from)
     if out is None:
         out = heavy.run(game.board, _layer, actor.role == "gm", seen, drawn_from[-1], w, h)

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from rules.board import Board
+from rules.cellmask import sorted_pairs
 from rules.copying import copied
 from rules.grid import SQUARE, Grid
 from rules.text import SAY_KEY, Say, plain, revive, settle, unpack
@@ -417,7 +418,7 @@ class Game:
             "gm_password": self.gm_password,
             "fog_on": self.fog_on,
             "revealed": sorted(list(c) for c in self.revealed),
-            "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
+            "explored": {pid: sorted_pairs(cells) for pid, cells in self.explored.items()},
             "removed": dict(self.removed),
             "removed_unseen": dict(self.removed_unseen),
             "screen_touch": self.screen_touch,

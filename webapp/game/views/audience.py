@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from rules.cellmask import sorted_pairs
+
 from ..fight import characters, defenses, reroll, soak, table_dice
 from ..bridge import fighting, fog
 from ..board import handouts, maps, templates
@@ -127,8 +129,8 @@ def fog_state(game: Game, actor: Actor) -> dict:
     out: dict = {"enabled": game.fog_on}
     if game.fog_on:
         seen = fog.view(game, actor)
-        out["visible"] = None if seen is None else sorted(list(c) for c in seen)
-        out["explored"] = sorted(list(c) for c in fog.explored(game, actor))
+        out["visible"] = None if seen is None else sorted_pairs(seen)
+        out["explored"] = sorted_pairs(fog.explored(game, actor))
         out["revealed"] = sorted(list(c) for c in game.revealed)
     return out
 
