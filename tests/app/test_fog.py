@@ -194,7 +194,8 @@ def test_the_board_as_a_player_knows_it_is_built_again_only_when_they_know_more_
     from webapp.game.bridge import fog
     built = []
     real = fog._board_known
-    monkeypatch.setattr(fog, "_board_known", lambda seen, cells: built.append(len(cells)) or real(seen, cells))
+    monkeypatch.setattr(fog, "_board_known",
+                        lambda board, seen, cells: built.append(len(cells)) or real(board, seen, cells))
     hero = token_id(client, room, "Hero")
     key = room["player_token"]
 

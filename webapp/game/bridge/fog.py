@@ -32,6 +32,7 @@ import numpy as np
 
 from rules import lighting as rules_lighting
 from rules.cellmask import CellMask, grid_of, union as cells_union
+from rules.knownboard import known_board as known_part
 from rules.los import visible_mask
 
 from . import heavy, zonelayout
@@ -460,21 +461,18 @@ def known_board(game: "Game", actor: "Actor"):
         found = kept.get(actor.audience)
         if found is not None and (found[0] is cells or found[0] == cells):
             return found[1]
-        board = heavy.run(game.board, _board_known, board_view(game, actor), cells)
+        board = heavy.on_board(game.board, _board_known, board_view(game, actor), cells)
         kept[actor.audience] = (cells, board)
         return board
     return _cached(game, "known board:" + actor.audience, compute)
 
 
-def _board_known(seen: dict, cells: Cells):
-    """A board of ``seen`` (``board_view``'s) with every square not in ``cells`` blocked (pure: off the loop on
-    a big board)."""
-    from rules.board import Board
-
-    w, h = seen["width"], seen["height"]
-    ys, xs = np.nonzero(~grid_of(cells, w, h))
-    unseen = np.column_stack((xs, ys)).tolist()
-    return Board.from_dict(seen | {"blocked": seen["blocked"] + unseen})
+def _board_known(board, seen: dict, cells: Cells):
+    """``board`` as ``seen`` (``board_view``'s) has it, with every square not in ``cells`` blocked
+    (``rules.knownboard``: made from the board's own pieces, its refused steps from the board's; off the loop on a
+    big board)."""
+    return known_part(board, (w["id"] for w in seen["walls"]), (d["id"] for d in seen["doors"]),
+                      (c["id"] for c in seen["cover"]), ~grid_of(cells, board.width, board.height))
 
 
 def walls_stale(game: "Game", actor: "Actor") -> bool:
@@ -574,8 +572,9 @@ def layer(game: "Game", actor: "Actor") -> dict | None:
     else:
         seen, known = view(game, actor), explored(game, actor)
     # drawn from the squares alone: the same squares give the same paths (an NPC's move changes
-    # no player's view, so most moves redraw nothing); frozensets hash once and compare in C
-    drawn_from = (actor.role == "gm", w, h, seen, known if isinstance(known, (frozenset, CellMask)) else frozenset(known))
+    # no player's view, so most moves redraw nothing); masks and frozensets hash once and compare in C
+    frozen = known if isinstance(known, (frozenset, CellMask)) else frozenset(known)
+    drawn_from = (actor.role == "gm", w, h, seen, frozen)
     out = vision.layers.get(drawn_from)
     if out is None:
         out = heavy.run(game.board, _layer, actor.role == "gm", seen, drawn_from[-1], w, h)
