@@ -196,6 +196,25 @@ def test_frozen_cycles_dropped_later_are_freed_at_the_first_quiet_moment_once_a_
 
 
 @own_loop
+def test_a_thaw_waiting_for_a_quiet_moment_counts_the_frozen_objects_once_not_at_every_collection(monkeypatch):
+    # counted at every collection (gc.get_freeze_count walks every frozen object), a thaw waiting while another table
+    # played doubled a big map's making beside it (#69)
+    counted = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: counted.append(1) or count())
+    with started(QuietCollector(quiet_for=60)) as collector:
+        young = collector._thresholds[0]
+        kept = [Kept() for _ in range(collector._long_lived // 4 + 100)]  # noqa: F841 (they live on)
+        collect_once(collector, young)  # these frozen...
+        collect_once(collector, young)  # ...and a thaw due now, counted: it waits for a quiet minute
+        assert collector.thaw_due() and collector.thaws == 0
+        before = len(counted)
+        for _ in range(20):  # a busy table's events, each with its collection, the thaw still waiting
+            collect_once(collector, young)
+        assert collector.thaws == 0 and len(counted) == before
+
+
+@own_loop
 def test_a_server_never_quiet_thaws_once_it_froze_thaw_at_most_objects_more():
     from webapp.live.server import collector as module
 
