@@ -71,7 +71,7 @@ def test_a_players_move_leaves_the_gms_focus_on_next_turn(server, new_page, shot
     player_moves(server, game, mira, aria, 4, 3, gm)
     # the fight card was drawn afresh (the move booked in it): the button focused before is gone from the page...
     expect(gm.locator(NEXT_TURN)).to_be_visible()
-    gm.wait_for_function("!window.oldNextTurn.isConnected")
+    gm.wait_for_function("() => !window.oldNextTurn.isConnected")
     # ...and its twin has the focus, the page where it was
     assert gm.evaluate(f"document.activeElement === document.querySelector({NEXT_TURN!r})"), focused(gm)
     assert gm.evaluate("[window.scrollY, document.querySelector('aside.panel').scrollTop]") == scrolled
@@ -114,7 +114,7 @@ def test_a_focused_checkbox_in_a_redrawn_card_keeps_the_focus(server, new_page):
     gm.evaluate(f"window.oldBox = document.querySelector({box!r})")
     api(server, game, "POST", "/tokens", {"name": "Wolf", "x": 8, "y": 2})
     expect(gm.locator("#token-list")).to_contain_text("Wolf")
-    gm.wait_for_function("!window.oldBox.isConnected")
+    gm.wait_for_function("() => !window.oldBox.isConnected")
     assert gm.evaluate(f"document.activeElement === document.querySelector({box!r})"), focused(gm)
 
 

@@ -65,7 +65,7 @@ def test_the_phone_stays_awake_in_a_fight_and_is_told_once_when_its_turn_or_a_de
 
     command(server, game, {"type": "start_combat", "token_ids": list(ids.values())})
     expect(phone.locator("#combat.fighting")).to_be_attached()
-    phone.wait_for_function("window.__calls.wake.length === 1")
+    phone.wait_for_function("() => window.__calls.wake.length === 1")
     assert phone.evaluate("window.__calls.wake") == ["screen"]
     expect(phone.locator("#keep-awake")).to_have_attribute("data-keeper", "wake-lock")  # the API, no video
     assert phone.evaluate("document.querySelector('video')") is None
@@ -73,12 +73,12 @@ def test_the_phone_stays_awake_in_a_fight_and_is_told_once_when_its_turn_or_a_de
     # Aria's turn comes: one vibration, the bar pulses
     if state(server, game)["combat"]["current"] == ids["Aria"]:
         command(server, game, {"type": "next_turn"})
-        phone.wait_for_function("!document.querySelector('#turn-bar.my-turn:not([hidden])')")
+        phone.wait_for_function("() => !document.querySelector('#turn-bar.my-turn:not([hidden])')")
     before = calls(phone)["vibrate"]
     turn_to(server, game, ids["Aria"])
     bar = phone.locator("#turn-bar")
     expect(bar).to_contain_text("Your turn")
-    phone.wait_for_function(f"window.__calls.vibrate.length === {before + 1}")
+    phone.wait_for_function(f"() => window.__calls.vibrate.length === {before + 1}")
     expect(bar).to_have_class(re.compile(r"\battention\b"))
     shot(phone, "phone-390-your-turn-awake")
 
@@ -100,13 +100,13 @@ def test_the_phone_stays_awake_in_a_fight_and_is_told_once_when_its_turn_or_a_de
         if state(server, game)["combat"]["current"] != ids["Aria"]:
             break
         told += 1
-        phone.wait_for_function(f"window.__calls.vibrate.length === {told}")
+        phone.wait_for_function(f"() => window.__calls.vibrate.length === {told}")
         command(server, game, {"type": "next_turn"})
     expect(bar).to_be_hidden()
     command(server, game, {"type": "attack", "attacker": ids["Goblin"], "target": ids["Aria"], "weapon": "knife"})
     prompt = phone.locator("#defense-prompt.asking")
     expect(prompt).to_be_visible()
-    phone.wait_for_function(f"window.__calls.vibrate.length === {told + 1}")
+    phone.wait_for_function(f"() => window.__calls.vibrate.length === {told + 1}")
     expect(prompt).to_have_class(re.compile(r"\battention\b"))
     command(server, game, {"type": "roll", "expr": "1d4"})
     settle(phone)
@@ -122,18 +122,18 @@ def test_the_phone_stays_awake_in_a_fight_and_is_told_once_when_its_turn_or_a_de
     settle(phone, 300)
     assert calls(phone)["wake"] == 1
     phone.evaluate("() => { window.__shown = 'visible'; document.dispatchEvent(new Event('visibilitychange')); }")
-    phone.wait_for_function("window.__calls.wake.length === 2 && !!window.__held")
+    phone.wait_for_function("() => window.__calls.wake.length === 2 && !!window.__held")
 
     # Aria's next turn (a new round) is told again
     turn_to(server, game, ids["Aria"])
     expect(bar).to_contain_text("Your turn")
-    phone.wait_for_function(f"window.__calls.vibrate.length === {told + 2}")
+    phone.wait_for_function(f"() => window.__calls.vibrate.length === {told + 2}")
 
     # the fight ends: the lock is let go, and not asked for again
     released = calls(phone)["released"]
     command(server, game, {"type": "end_combat"})
     expect(phone.locator("#combat.fighting")).to_have_count(0)
-    phone.wait_for_function(f"window.__calls.released === {released + 1} && !window.__held")
+    phone.wait_for_function(f"() => window.__calls.released === {released + 1} && !window.__held")
     expect(phone.locator("#keep-awake")).to_have_attribute("data-keeper", "off")
     settle(phone)
     assert calls(phone)["wake"] == 2
@@ -143,14 +143,14 @@ def test_the_switch_turns_the_wake_lock_off_and_the_phone_remembers_it(server, n
     game, mira, ids = fight_setup(server)
     phone = open_phone(new_page, server, game, mira)
     command(server, game, {"type": "start_combat", "token_ids": list(ids.values())})
-    phone.wait_for_function("window.__calls.wake.length === 1 && !!window.__held")
+    phone.wait_for_function("() => window.__calls.wake.length === 1 && !!window.__held")
     switch = phone.locator("#keep-awake")
     expect(switch).to_be_checked()
     expect(switch).to_be_in_viewport()
     shot(phone, "phone-390-screen-on-switch")
 
     switch.uncheck()
-    phone.wait_for_function("window.__calls.released === 1 && !window.__held")
+    phone.wait_for_function("() => window.__calls.released === 1 && !window.__held")
     expect(switch).to_have_attribute("data-keeper", "off")
     command(server, game, {"type": "next_turn"})
     settle(phone)
@@ -163,4 +163,4 @@ def test_the_switch_turns_the_wake_lock_off_and_the_phone_remembers_it(server, n
     assert calls(phone)["wake"] == 0
 
     phone.locator("#keep-awake").check()  # on again: the lock is taken at once (the fight is on)
-    phone.wait_for_function("window.__calls.wake.length === 1 && !!window.__held")
+    phone.wait_for_function("() => window.__calls.wake.length === 1 && !!window.__held")

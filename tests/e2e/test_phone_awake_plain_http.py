@@ -88,7 +88,7 @@ def test_over_plain_http_a_silent_video_keeps_the_phone_awake_from_the_first_tap
     game, mira, ids = fight_setup(server)
     phone = open_phone(new_page, server, game, mira, init=UNTAPPED)
     assert phone.evaluate("'wakeLock' in navigator") is False, "plain HTTP: no Screen Wake Lock API"
-    phone.wait_for_function("!!window.__untapped")
+    phone.wait_for_function("() => !!window.__untapped")
     assert phone.evaluate("window.__untapped") == "NotAllowedError", "the default autoplay policy: a tap first"
     switch = phone.locator("#keep-awake")
     expect(switch).to_be_checked()
@@ -160,7 +160,7 @@ def test_a_refused_wake_lock_hands_over_to_the_video(server, new_page):
     game, mira, ids = fight_setup(server)
     phone = open_phone(new_page, server, game, mira, init=refusing)
     command(server, game, {"type": "start_combat", "token_ids": ids})
-    phone.wait_for_function("window.__asked === 1")
+    phone.wait_for_function("() => window.__asked === 1")
     expect(phone.locator("#keep-awake")).to_have_attribute("data-keeper", "tap")
     phone.tap("h1.game-name")
     assert_playing(phone)
