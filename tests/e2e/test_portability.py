@@ -4,9 +4,10 @@ it has wheels for Linux, macOS and Windows.)"""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
-from conftest import LiveServer
+from conftest import SERVER_GONE, LiveServer
 from test_live_table import at, open_table
 
 #: what a Windows Python lacks, taken away before tacmap is imported
@@ -17,6 +18,7 @@ sys.modules["fcntl"] = None  # import fcntl now fails, as on Windows
 """
 
 
+@pytest.mark.console_errors(*SERVER_GONE, why="the test kills the server under the open pages")
 def test_a_python_without_fcntl_or_killpg_serves_a_live_table(tmp_path, new_page):
     server = LiveServer(tmp_path / "data", prelude=NOT_WINDOWS).start()
     try:
