@@ -44,13 +44,11 @@ class CellMask:
         lies off it (a mask holds the board's cells only)."""
         if isinstance(cells, CellMask):
             return cells if cells.grid.shape == (height, width) else None
+        x, y, on = _places(cells, width, height)
+        if not on.all():
+            return None
         grid = np.zeros(width * height, dtype=bool)
-        if cells:
-            xy = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells))
-            x, y = xy[0::2], xy[1::2]
-            if ((x < 0) | (x >= width) | (y < 0) | (y >= height)).any():
-                return None
-            grid[y * width + x] = True
+        grid[y * width + x] = True
         return cls(grid.reshape(height, width))
 
     @property
@@ -138,9 +136,6 @@ class CellMask:
             return all(c in self for c in other)
         return NotImplemented
 
-    def issubset(self, other) -> bool:
-        return self <= (other if isinstance(other, (set, frozenset, CellMask)) else frozenset(other))
-
     def __or__(self, other):
         same = self._same(other)
         if same is not None:
@@ -174,12 +169,6 @@ class CellMask:
             return frozenset(c for c in other if c not in self)
         return NotImplemented
 
-    def union(self, *others):
-        out = self
-        for other in others:
-            out = out | (other if isinstance(other, (set, frozenset, CellMask)) else frozenset(other))
-        return out
-
 
 def union(*parts):
     """The cells in any of ``parts`` (masks, sets): one mask where every part fits the first mask's board, the one
@@ -209,10 +198,14 @@ def grid_of(cells, width: int, height: int) -> np.ndarray:
     that board's own grid (read-only), not a copy."""
     if isinstance(cells, CellMask) and cells.grid.shape == (height, width):
         return cells.grid
+    x, y, on = _places(cells, width, height)
     grid = np.zeros(width * height, dtype=bool)
-    if cells:
-        xy = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells))
-        x, y = xy[0::2], xy[1::2]
-        on = (x >= 0) & (x < width) & (y >= 0) & (y < height)
-        grid[y[on] * width + x[on]] = True
+    grid[y[on] * width + x[on]] = True
     return grid.reshape(height, width)
+
+
+def _places(cells, width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``cells``' x and y as arrays (read in C, not a cell at a time), and which of them lie on the board."""
+    xy = np.fromiter(chain.from_iterable(cells), dtype=np.int64, count=2 * len(cells))
+    x, y = xy[0::2], xy[1::2]
+    return x, y, (x >= 0) & (x < width) & (y >= 0) & (y < height)

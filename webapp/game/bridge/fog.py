@@ -238,7 +238,7 @@ def screen_view(game: "Game") -> Cells:
     """What the players together see (the table screen's view)."""
     def compute():  # one union (off the loop on a big board), not a copy grown view by view on it
         views = [player_view(game, pid) for pid in {t.owner for t in game.tokens.values() if t.owner}]
-        return heavy.run(game.board, _union, game.revealed, *views)
+        return heavy.run(game.board, cells_union, game.revealed, *views)
     return _cached(game, "screen", compute)
 
 
@@ -257,14 +257,8 @@ def explored(game: "Game", actor: "Actor"):
         return game.explored.get(actor.player_id) or frozenset()
 
     def compute():
-        return heavy.run(game.board, _union, *game.explored.values())
+        return heavy.run(game.board, cells_union, *game.explored.values())
     return _cached(game, "explored", compute)
-
-
-def _union(*cells) -> Cells:
-    """The squares in any of ``cells`` (``rules.cellmask.union``; pure: off the loop on a big board, where a memory
-    of another size or a set read from storage may be one of them)."""
-    return cells_union(*cells)
 
 
 def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
@@ -350,7 +344,7 @@ def _remember(game: "Game") -> None:
         if known is None or not seen <= known:
             # a new set, not one grown in place: a page being drawn in another thread may be reading it; frozen,
             # as the fog layers key on it (``layer``: no copy of tens of thousands of squares at each move)
-            game.explored[pid] = seen if known is None else _union(known, seen)
+            game.explored[pid] = seen if known is None else cells_union(known, seen)
 
 
 def _seen_all(game: "Game", pid: str, known: set) -> bool:
@@ -385,7 +379,7 @@ def _memory_and_view(memory: Cells, seen: Cells) -> Cells:
     the view, as it does after every event (``remember``: a look through the view, not a copy of both)."""
     if seen <= memory:
         return memory if isinstance(memory, (frozenset, CellMask)) else frozenset(memory)
-    return _union(memory, seen)
+    return cells_union(memory, seen)
 
 
 def _segments_by_cell(game: "Game") -> dict:
