@@ -148,10 +148,10 @@ class OtherTable:
 
 def _other_table(conn, url: str, game_id: str, gm_key: str, npc_id: str, pause: float) -> None:
     """``OtherTable``'s process: answers each order on ``conn`` (a pipe) with ("times", [...]) or ("error", text)."""
-    import socketio
+    from bench.live import sio_client
 
     try:
-        sio = socketio.Client(reconnection=False)
+        sio = sio_client()
         sio.connect(url, auth={"game": game_id, "token": gm_key}, transports=["websocket"], wait_timeout=30)
         steps = [0]
 

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import socketio  # noqa: E402
 
 from bench.bench_big_maps import FOG_MAP, worst_map  # noqa: E402
-from bench.live import Server, progress, started  # noqa: E402
+from bench.live import Server, progress, sio_client, started  # noqa: E402
 
 SLOWER = 1.5  #: the goal: table C's median move beside the heavy requests, at most this multiple of its median alone
 P99 = 0.100  #: the goal: table C's slowest move in a hundred beside them, in seconds
@@ -41,7 +41,7 @@ EVENTS = 1200  #: the long evening's log
 
 
 def connect(server: Server, game: dict, key: str | None = None) -> socketio.Client:
-    link = socketio.Client(reconnection=False)
+    link = sio_client()
     link.connect(server.url, auth={"game": game["id"], "token": key or game["gm_token"]}, transports=["websocket"],
                  wait_timeout=10)
     return link

@@ -50,14 +50,12 @@ class Screen:
     """One connected screen: when it first saw each seq."""
 
     def __init__(self, url: str, game: str, key: str, source: str | None = None) -> None:
-        import socketio
-
-        from bench.live import in_arrival_order
+        from bench.live import in_arrival_order, sio_client
 
         self.url, self.game, self.key, self.source = url, game, key, source
         self.seen: dict[int, float] = {}
         self.lock = threading.Lock()
-        self.sio = in_arrival_order(socketio.Client(reconnection=False))
+        self.sio = in_arrival_order(sio_client())
         self.sio.on("update", self._update)
 
     def _update(self, data) -> None:

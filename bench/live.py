@@ -177,6 +177,14 @@ class Arrivals:
         return True
 
 
+def sio_client() -> socketio.Client:
+    """A benchmark's python-socketio client, not reconnecting, that reads the server's text frames without
+    websocket-client's UTF-8 check: written in Python, it took 1.2 s of this process's CPU for each 3 MB update
+    (every wall of the biggest map to a screen when fog goes off, #69: 6 s of the 7 s measured there were the
+    benchmark's own), where a browser checks them in C. The server's frames are its JSON, valid UTF-8."""
+    return socketio.Client(reconnection=False, websocket_extra_options={"skip_utf8_validation": True})
+
+
 def in_arrival_order(sio: socketio.Client) -> socketio.Client:
     """Handle a client's messages in its reading thread, one at a time in arrival order, as a page does
     (one JS thread). python-socketio starts a thread per message by default, which can reorder them and
@@ -200,7 +208,7 @@ class Client:
         self.language = language  # the device's Accept-Language (#37: updates are drawn per language)
         self.seen: dict[int, tuple[float, int]] = {}  # seq -> (perf_counter, bytes of html)
         self.changes = 0  # updates that brought changes (one may cover several seqs)
-        self.sio = in_arrival_order(socketio.Client(reconnection=False))
+        self.sio = in_arrival_order(sio_client())
         self.sio.on("update", self._update)
 
     def _update(self, data) -> None:

@@ -57,7 +57,6 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import socketio  # noqa: E402
 
 from bench import live  # noqa: E402
 from bench.live import HOST, Server, exit_cleanly_on_sigterm, free_port, percentile, progress  # noqa: E402
@@ -162,7 +161,7 @@ class LoadClient:
         self.odd: list[str] = []  # the first few out-of-order updates, for the log
         self.dropped: str | None = None  # why the connection went, if it went while it should not
         self.closing = False
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = live.sio_client()
         live.in_arrival_order(self.sio)
         self.sio.on("update", self._update)
         self.sio.on("disconnect", self._disconnected)
