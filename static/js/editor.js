@@ -135,16 +135,24 @@
   }
   function nearestSegment(p) {
     let best = null;
-    const consider = (line, cmd) => {
-      const a = [parseFloat(line.getAttribute("x1")), parseFloat(line.getAttribute("y1"))];
-      const b = [parseFloat(line.getAttribute("x2")), parseFloat(line.getAttribute("y2"))];
+    const consider = (a, b, cmd) => {
       const d = distToSegment(p, a, b);
       if (d < 0.3 && (!best || d < best.d)) best = { d: d, cmd: cmd };
     };
-    document.querySelectorAll("#layer-walls line.wall[data-wall-id]").forEach((l) =>
-      consider(l, { type: "remove_wall", wall_id: l.dataset.wallId }));
+    // the walls come a tile to a path (webapp/live/screens/drawing.py, wall_paths): "M ax ay L bx by" a wall in
+    // its d, their ids in data-walls in the same order; only the paths whose box holds the point are read
+    document.querySelectorAll("#layer-walls path.wall[data-walls]").forEach((path) => {
+      const box = path.getBBox();
+      if (p.x < box.x - 0.3 || p.x > box.x + box.width + 0.3 || p.y < box.y - 0.3 || p.y > box.y + box.height + 0.3) return;
+      const ids = path.dataset.walls.split(" ");
+      const n = (path.getAttribute("d").match(/-?[0-9.]+(?:e-?[0-9]+)?/g) || []).map(Number);
+      ids.forEach((id, i) => consider([n[4 * i], n[4 * i + 1]], [n[4 * i + 2], n[4 * i + 3]],
+        { type: "remove_wall", wall_id: id }));
+    });
     document.querySelectorAll("#layer-walls .door[data-door-id] .door-leaf").forEach((l) =>
-      consider(l, { type: "remove_door", door_id: l.closest(".door").dataset.doorId }));
+      consider([parseFloat(l.getAttribute("x1")), parseFloat(l.getAttribute("y1"))],
+        [parseFloat(l.getAttribute("x2")), parseFloat(l.getAttribute("y2"))],
+        { type: "remove_door", door_id: l.closest(".door").dataset.doorId }));
     return best && best.cmd;
   }
   function eraseAt(p, cell) {

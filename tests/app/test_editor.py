@@ -156,7 +156,7 @@ def test_an_edit_reaches_every_screen_at_once(app, client, game):
     run(client, game, {"type": "add_wall", "a": [3, 0], "b": [3, 5]})
     for c in (player, screen):
         html = [m["args"][0]["html"] for m in c.get_received() if m["name"] == "update"][-1]
-        assert 'id="layer-walls"' in html and 'x1="3" y1="0" x2="3" y2="5"' in html
+        assert 'id="layer-walls"' in html and "M3 0L3 5" in html
     run(client, game, {"type": "resize_map", "width": 14, "height": 9})
     html = [m["args"][0]["html"] for m in player.get_received() if m["name"] == "update"][-1]
     assert '<svg id="map"' in html and 'hx-swap-oob="true"' in html.split('<svg id="map"')[1][:300] and 'viewBox="-0.5 -0.5 15 10"' in html

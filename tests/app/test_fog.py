@@ -240,7 +240,7 @@ def test_walls_and_cover_of_squares_never_seen_are_not_sent(app, client, room):
     assert sorted(w["a"] for w in s["map"]["walls"]) == [[6, 0], [6, 4]]  # the middle wall, seen from the west
     assert s["map"]["cover"] == [] and len(s["map"]["doors"]) == 1
     page = client.get(f"/games/{room['id']}/play?key={room['player_token']}", follow_redirects=True).text
-    assert 'x1="9" y1="1"' not in page and "cover: stone" not in page
+    assert "M9 1L11 1" not in page and "cover: stone" not in page
     assert len(state(client, room, gm)["map"]["walls"]) == 3  # the GM has them all
     player = connect(app, room["id"], room["player_token"])
     player.get_received()
@@ -248,7 +248,7 @@ def test_walls_and_cover_of_squares_never_seen_are_not_sent(app, client, room):
     hero = token_id(client, room, "Hero")
     run(client, room, {"type": "move_token", "token_id": hero, "x": 8, "y": 3}, room["player_token"])
     html = "".join(m["args"][0]["html"] for m in player.get_received() if m["name"] == "update")
-    assert 'x1="9" y1="1" x2="11" y2="1"' in html and "cover: stone" in html
+    assert "M9 1L11 1" in html and "cover: stone" in html
     s = state(client, room, room["player_token"])
     assert len(s["map"]["walls"]) == 3 and len(s["map"]["cover"]) == 1
 

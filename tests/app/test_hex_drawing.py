@@ -82,7 +82,7 @@ def test_blocks_terrain_and_walls_are_drawn_on_hexes(client):
     want = [(x * HEX_POINTY.unit[0], y * HEX_POINTY.unit[1]) for x, y in HEX_POINTY.corners((2, 2))]
     assert pts == [pytest.approx(p, abs=1e-3) for p in want]
     assert re.search(r'<polygon class="terrain" points="[^"]+" data-cell="3,1"', page)
-    wall = re.search(r'<line class="wall"[^>]*x1="([^"]+)" y1="([^"]+)" x2="([^"]+)" y2="([^"]+)"', page).groups()
+    wall = re.search(r'<path class="wall" d="M([^ ]+) ([^L]+)L([^ ]+) ([^"M]+)"', page).groups()
     s = 2 / math.sqrt(3)
     assert [float(v) for v in wall] == [pytest.approx(v, abs=1e-3) for v in (1, 0.25 * s, 1, 0.75 * s)]
 

@@ -15,6 +15,7 @@ import json
 
 from playwright.sync_api import expect
 
+from test_editor_fog import expect_walls, walls_drawn
 from test_fights import still
 from test_live_table import cell_center
 from test_phone_awake_plain_http import open_phone
@@ -47,7 +48,7 @@ def dark(page, cell: tuple[int, int]) -> bool:
 
 
 def walls_known(page) -> int:
-    return page.locator("#layer-walls line.wall").count()
+    return walls_drawn(page)
 
 
 def finger_move(phone, token_id: str, to: tuple[int, int]) -> None:
@@ -83,7 +84,7 @@ def test_a_300_square_imported_map_plays_under_fog_on_four_screens(server, new_p
     for page in pages:
         expect(page.locator("#map")).to_have_attribute("data-width", str(SIDE), timeout=30000)
         expect(page.locator("#layer-fog")).to_have_attribute("data-fog", "on")
-    expect(gm.locator("#layer-walls line.wall")).to_have_count(segments)
+    expect_walls(gm, segments)
 
     # three moves each, a finger on the phone; the third through the doorway into the next room
     ways = {"Bea": [(6, 5), (8, 5), (12, 5)], "Cal": [(15, 16), (15, 18), (15, 22)]}
@@ -106,7 +107,7 @@ def test_a_300_square_imported_map_plays_under_fog_on_four_screens(server, new_p
                 assert walls_known(phone) > known, f"{name}: the next room's walls are known once inside"
                 assert not dark(screen, beyond[name]), "the table screen shows what the party has seen"
                 assert dark(screen, (150, 150)), "and not the rest of the map"
-    expect(gm.locator("#layer-walls line.wall")).to_have_count(segments)
+    expect_walls(gm, segments)
     assert not dark(gm, (150, 150)), "the GM sees the whole map"
     shot(gm, "big-map-gm-fog")
     shot(screen, "big-map-screen-fog")

@@ -10,6 +10,20 @@ FOE = "Orcmark-e2e"
 GHOST = "Ghostmark-e2e"
 
 
+#: the walls a page draws: a "M" each in its wall paths (``Drawing.wall_paths``: the walls of a tile in one path)
+WALLS_DRAWN = """() => [...document.querySelectorAll('#layer-walls path.wall')]
+    .reduce((n, p) => n + ((p.getAttribute('d') || '').match(/M/g) || []).length, 0)"""
+
+
+def walls_drawn(page) -> int:
+    return page.evaluate(WALLS_DRAWN)
+
+
+def expect_walls(page, count: int, timeout: float = 5000) -> None:
+    """Until ``page`` draws ``count`` walls (as ``expect(locator).to_have_count`` waits)."""
+    page.wait_for_function(f"(count) => ({WALLS_DRAWN})() === count", arg=count, timeout=timeout)
+
+
 def corner(page, x: float, y: float) -> tuple[float, float]:
     """Where on the page the grid point (x, y) is (a corner of the squares)."""
     return page.evaluate(
@@ -73,9 +87,9 @@ def test_the_gm_draws_a_wall_and_a_door_and_the_fog_follows(server, new_page, sh
     gm.click("#editor [data-tool=wall]")
     expect(gm.locator("#editor [data-tool=wall]")).to_have_attribute("aria-pressed", "true")
     draw(gm, (8, 0), (8, 4))
-    expect(gm.locator("#layer-walls line.wall")).to_have_count(1)
+    expect_walls(gm, 1)
     draw(gm, (8, 5), (8, 10))
-    expect(gm.locator("#layer-walls line.wall")).to_have_count(2)
+    expect_walls(gm, 2)
     walls = server.api("GET", f"/api/games/{gid}/state", token=gm_key)[1]["map"]["walls"]
     assert sorted((w["a"], w["b"]) for w in walls) == [([8, 0], [8, 4]), ([8, 5], [8, 10])]
     # the foe is still in view through the gap
@@ -130,7 +144,7 @@ def test_the_gm_draws_a_wall_and_a_door_and_the_fog_follows(server, new_page, sh
     gm.click("#editor [data-tool=erase]")
     x, y = corner(gm, 8.05, 7.5)  # beside the lower wall: the eraser takes the nearest within reach
     gm.mouse.click(x, y)
-    expect(screen.locator("#layer-walls line.wall")).to_have_count(1)
+    expect_walls(screen, 1)
     x, y = corner(gm, 4.5, 1.5)
     gm.mouse.click(x, y)
     expect(screen.locator("#layer-walls .blocked")).to_have_count(0)

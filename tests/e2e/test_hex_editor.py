@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from hexmap import hex_centre, hex_game, page_point
 from rules.grid import Grid
+from test_editor_fog import expect_walls
 from test_table_screens import state
 
 
@@ -34,7 +35,7 @@ def test_walls_snap_to_hex_corners_and_cells_are_hexes(server, new_page, shot, o
     gm.mouse.move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, steps=4)
     gm.mouse.move(b[0] - 2, b[1] + 3, steps=4)
     gm.mouse.up()
-    expect(gm.locator("#layer-walls line.wall")).to_have_count(1)
+    expect_walls(gm, 1)
     wall = state(server, game)["map"]["walls"][0]
     assert (tuple(wall["a"]), tuple(wall["b"])) == (cs[0], cs[1])
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import expect
 
+from test_editor_fog import expect_walls, walls_drawn
 from test_live_table import cell_center, open_table
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
@@ -53,11 +54,11 @@ def test_the_gm_uploads_the_sample_and_every_screen_shows_it(server, game, new_p
         expect(page.locator("#map image.map-picture")).to_have_count(1)
         assert picture_loaded(page), "the picture did not load"
     # the GM sees every wall and door; the phone and the screen only those Aria has seen (fog is on)
-    expect(gm.locator("#layer-walls line.wall")).to_have_count(241)
+    expect_walls(gm, 241)
     expect(gm.locator("#layer-walls .door")).to_have_count(3)
     for page in (phone, screen):
-        expect(page.locator("#layer-walls line.wall").first).to_be_attached()
-        assert 0 < page.locator("#layer-walls line.wall").count() < 241
+        expect(page.locator("#layer-walls path.wall").first).to_be_attached()
+        assert 0 < walls_drawn(page) < 241
     # the party came along: the hero stands on the cave map on every screen
     for page in (gm, phone, screen):
         expect(page.locator("#layer-tokens .token")).to_have_count(1)

@@ -105,10 +105,20 @@ def test_geometry_run_off_the_loop_on_an_old_snapshot_is_not_kept_on_the_changed
 def test_the_walls_drawing_is_kept_by_what_each_wall_is_drawn_from():
     drawing = Drawing()
     walls = [{"id": "wall-1", "a": [0, 0], "b": [1, 0]}, {"id": "wall-2", "a": [1, 0], "b": [1, 1]}]
-    first = drawing.wall_lines(walls)
-    assert drawing.wall_lines(walls) is first  # the same list: the same drawing
-    assert str(drawing.wall_lines([dict(w) for w in walls])) == str(first)
+    first = drawing.wall_paths(walls, ids=True)
+    assert drawing.wall_paths(walls, ids=True) is first  # the same list: the same drawing
+    assert str(drawing.wall_paths([dict(w) for w in walls], ids=True)) == str(first)
+    assert 'd="M0 0L1 0M1 0L1 1" data-walls="wall-1 wall-2"' in first
+    assert "data-walls" not in drawing.wall_paths(walls)  # the ids for the GM's eraser alone
     moved = [walls[0], {"id": "wall-2", "a": [1, 0], "b": [2, 1]}]
-    assert 'x2="2"' in drawing.wall_lines(moved) and 'x2="2"' not in first
+    assert "L2 1" in drawing.wall_paths(moved) and "L2 1" not in first
     walls.append({"id": "wall-3", "a": [5, 5], "b": [6, 5]})  # a list grown in place is drawn again
-    assert 'data-wall-id="wall-3"' in drawing.wall_lines(walls)
+    assert "wall-3" in drawing.wall_paths(walls, ids=True)
+
+
+def test_the_walls_of_a_tile_are_one_path_their_ids_in_their_order():
+    drawing = Drawing()
+    walls = [{"id": f"w{i}", "a": [i * 20, 3], "b": [i * 20 + 1, 3]} for i in range(5)]  # tiles 0, 0, 1, 1, 2
+    html = str(drawing.wall_paths(walls, ids=True))
+    assert html.count("<path") == 3
+    assert 'd="M0 3L1 3M20 3L21 3" data-walls="w0 w1"' in html and 'data-walls="w4"' in html
