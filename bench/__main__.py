@@ -206,6 +206,13 @@ def bigmaps_rows(plan) -> list[Row]:
         for name, med, worst, target in bb.rows(f):
             rows.append(Row(name, ms(med), ms(worst), target=f"< {target} ms" if target else "-",
                             met=met(None if target is None else med < target)))
+    from . import bench_walls_page as bw
+
+    found = bw.measure(3 if plan["repeat"] > 1 else 1)
+    rows.append(Row(f"6. The biggest map's walls in Chromium (#69): {found['walls']:,} walls as the pages draw them (a "
+                    f"32 x 32 tile to a path) against a <line> each (bench_walls_page.py)", section=True))
+    for name, got, ref in bw.rows(found):
+        rows.append(Row(name, ms(got), reference=f"lines: {ms(ref)}", ratio=ratio(got / ref)))
     return rows
 
 
