@@ -607,11 +607,11 @@ def _step_masks(board: Board) -> list[int]:
                 for x, y in ((bx - dx, by), (bx, by - dy)):
                     if 0 <= x < w and 0 <= y < h:
                         masks[y * w + x] |= bit
-    # walls and closed doors (those along grid lines at once; on a big board the others in arrays: the same bits)
-    other = [not _grid_wall(seg, masks, w, h) for seg in segs]
+    # walls and closed doors (those along grid lines at once; on a big board every wall in arrays: the same bits)
     if len(segs) >= stepmasks.WORTH:
-        stepmasks.square_wall_bits(masks, index, other, STEPS, w, h)
+        stepmasks.square_wall_bits(masks, index, stepmasks.grid_wall_bits(masks, segs, STEPS, w, h), STEPS, w, h)
         return masks
+    other = [not _grid_wall(seg, masks, w, h) for seg in segs]
     for seg, any_wall in zip(segs, other):
         if any_wall:
             _any_wall(seg, masks, buckets, w, h)

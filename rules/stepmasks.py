@@ -98,6 +98,64 @@ def square_wall_bits(masks: list, index, other: list, steps: tuple, w: int, h: i
     masks[:] = out.tolist()
 
 
+def grid_wall_bits(masks: list, segs: list, steps: tuple, w: int, h: int) -> list[bool]:
+    """``masks`` (a square board's refused steps) with the bits of the walls along grid lines between grid corners
+    set, as ``rules.board._grid_wall`` sets them wall by wall: the orthogonal steps across the edges a wall covers
+    and the diagonal steps through every corner it touches (what lies off the board stops nothing). Each wall's
+    corners and edges are marked at once along its row or column (a count that each wall adds one to from its
+    first to past its last, summed along the line): a long wall costs no more than a short one. Which of ``segs``
+    are not along grid lines (their bits left to ``square_wall_bits``): a list of booleans, ``_grid_wall``'s
+    negation."""
+    other = [True] * len(segs)
+    rows: list[tuple] = []  # along a row (ay == by): (ay, x0, x1), clipped to the board
+    cols: list[tuple] = []  # along a column: (ax, y0, y1)
+    for k, seg in enumerate(segs):
+        ax, ay, bx, by = seg.ax, seg.ay, seg.bx, seg.by
+        if not (isinstance(ax, int) and isinstance(ay, int) and isinstance(bx, int) and isinstance(by, int)):
+            continue
+        if ay == by:
+            other[k] = False
+            if 0 <= ay <= h:
+                rows.append((ay, max(min(ax, bx), 0), min(max(ax, bx), w)))
+        elif ax == bx:
+            other[k] = False
+            if 0 <= ax <= w:
+                cols.append((ax, max(min(ay, by), 0), min(max(ay, by), h)))
+    corners = np.zeros((h + 2, w + 2), dtype=np.int64)  # a wall's corners: [first, last] along its line
+    across = np.zeros((h + 1, w + 2), dtype=np.int64)  # edges along rows: cell (x, y - 1) | cell (x, y), [first, last)
+    down = np.zeros((h + 2, w + 1), dtype=np.int64)  # edges along columns: cell (x - 1, y) | cell (x, y)
+    if rows:
+        line, lo, hi = np.array(rows, dtype=np.int64).T
+        on = hi >= lo
+        np.add.at(corners, (line[on], lo[on]), 1)
+        np.add.at(corners, (line[on], hi[on] + 1), -1)
+        on = hi > lo
+        np.add.at(across, (line[on], lo[on]), 1)
+        np.add.at(across, (line[on], hi[on]), -1)
+    corner = np.cumsum(corners, axis=1)
+    if cols:
+        line, lo, hi = np.array(cols, dtype=np.int64).T
+        on = hi >= lo
+        marks = np.zeros((h + 2, w + 2), dtype=np.int64)
+        np.add.at(marks, (lo[on], line[on]), 1)
+        np.add.at(marks, (hi[on] + 1, line[on]), -1)
+        corner = corner + np.cumsum(marks, axis=0)
+        on = hi > lo
+        np.add.at(down, (lo[on], line[on]), 1)
+        np.add.at(down, (hi[on], line[on]), -1)
+    corner = corner[:h + 1, :w + 1] > 0  # corner (cx, cy): a wall touches it
+    across = np.cumsum(across, axis=1)[:, :w] > 0  # the edge under cell (x, y - 1), over cell (x, y)
+    down = np.cumsum(down, axis=0)[:h, :] > 0  # the edge right of cell (x - 1, y), left of cell (x, y)
+    bit = {d: 1 << i for i, d in enumerate(steps)}
+    out = np.array(masks, dtype=np.int64).reshape(h, w)
+    for hit, d in ((corner[1:, 1:], (1, 1)), (corner[:-1, :-1], (-1, -1)), (corner[1:, :-1], (-1, 1)),
+                   (corner[:-1, 1:], (1, -1)), (across[1:], (0, 1)), (across[:-1], (0, -1)),
+                   (down[:, 1:], (1, 0)), (down[:, :-1], (-1, 0))):
+        out[hit] |= bit[d]
+    masks[:] = out.ravel().tolist()
+    return other
+
+
 def _touch_bits(out, segs, arrays, n, x, y, dx, dy, bit, w, half) -> None:
     """``out[y * w + x] |= bit`` where wall ``n`` meets the step from the centre of cell (x, y) by (dx, dy)."""
     i = y * w + x

@@ -1,7 +1,7 @@
 """#69: a big board's refused steps worked out for every wall at once in arrays (``rules.stepmasks``) are the very
 bits of the wall-by-wall loops (``rules.board._step_masks``, ``rules.hexgeom.hex_step_masks``), and its walls'
 buckets (``rules.wallcells``) the loop's (``SegmentIndex``), on squares and on pointy and flat hexes: walls along
-grid lines and hex edges, diagonals, walls between any points (on 64ths of a square, as an import puts them, and
+grid lines and hex edges (long ones too, off the board at one end or both), diagonals, walls between any points (on 64ths of a square, as an import puts them, and
 anywhere: the scalar test's exact fractions for the pairs the floats cannot tell), long walls reaching far off the
 board, doors, blocking cells. And the hex sums on arrays are ``Grid``'s."""
 
@@ -31,8 +31,11 @@ def random_board(seed: int, grid: Grid) -> Board:
                 corners = grid.corners((rnd.randrange(size), rnd.randrange(size)))
                 i = rnd.randrange(6)
                 b.add_wall(corners[i], corners[(i + 1) % 6])
-            elif k < 0.3:  # along a grid line
+            elif k < 0.27:  # along a grid line
                 b.add_wall((x, y), (x + rnd.choice([1, 2, 5]), y) if rnd.random() < .5 else (x, y + rnd.choice([1, 3])))
+            elif k < 0.3:  # along a grid line, long: across the board, off it at one end or both, or wholly off it
+                far = rnd.choice([-3 * size, -1, 2 * size])
+                b.add_wall((x, y), (far, y) if rnd.random() < .5 else (x, far))
             elif k < 0.45:  # diagonals
                 b.add_wall((x, y), (x + rnd.choice([-1, 1]), y + rnd.choice([-1, 1, 2])))
             elif k < 0.55:  # through centres, on halves
