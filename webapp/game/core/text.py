@@ -118,52 +118,77 @@ Id = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidat
 # free text (a sheet's notes) is checked by check_payload, which every command goes through
 
 
+def _place(path) -> str:
+    """Where a value lies in a payload ("map.walls.3.a", or "the payload"): ``path`` is its chain of
+    ``(parent's path, key)`` back to the caller's ``where``, joined only for the refusal that names it."""
+    keys = []
+    while isinstance(path, tuple):
+        path, key = path
+        keys.append(str(key))
+    if path:
+        keys.append(path)
+    return ".".join(reversed(keys)) or "the payload"
+
+
 def check_payload(payload: Any, where: str = "") -> None:
     """Rejected when a client's JSON nests too deep, or holds text (a value or a key) that is not acceptable
     or too long.
 
     Walks without recursion, so a payload nested thousands deep is refused, not a RecursionError; a big one (a
-    map's 40,000 walls) gives the pacer its turn every ``PACE_EVERY`` values (``rules.pacing.pace``, #69).
+    map's 40,000 walls) gives the pacer its turn every ``PACE_EVERY`` values (``rules.pacing.pace``, #69). A value's
+    place is kept as a chain of keys and written out only for a refusal (``_place``), and a whole number inside a
+    list or table within the limits is passed over where it is met (a map's points), and a key already found clean
+    is not checked again.
     """
-    stack: list[tuple[Any, str, int]] = [(payload, where, 0)]
-    walked = 0
+    stack: list[tuple[Any, Any, int]] = [(payload, where, 0)]
+    walked, due = 0, PACE_EVERY
+    keys: set[str] = set()  # the keys found clean so far
     while stack:
         value, path, depth = stack.pop()
         walked += 1
-        if walked % PACE_EVERY == 0:
+        if walked >= due:
+            due += PACE_EVERY
             pace()
         if depth > MAX_DEPTH:
-            raise Rejected(N_("%(where)s: nested more than %(n)s levels deep"), where=path or "the payload", n=MAX_DEPTH)
+            raise Rejected(N_("%(where)s: nested more than %(n)s levels deep"), where=_place(path), n=MAX_DEPTH)
         if isinstance(value, str):
             if len(value) > MAX_TEXT:
-                raise Rejected(N_("%(where)s: a text has %(n)s characters at most"), where=path or "the payload",
-                               n=MAX_TEXT)
+                raise Rejected(N_("%(where)s: a text has %(n)s characters at most"), where=_place(path), n=MAX_TEXT)
             why = _why(value, False)
             if why:
-                raise Rejected(_IN_FIELD[why[0]], where=path or "the payload", **why[1])
+                raise Rejected(_IN_FIELD[why[0]], where=_place(path), **why[1])
         elif isinstance(value, bool):
             pass
         elif isinstance(value, int) and abs(value) > MAX_NUMBER:
-            raise Rejected(N_("%(where)s: a number is %(n)s at most (either side of 0)"), where=path or "the payload",
+            raise Rejected(N_("%(where)s: a number is %(n)s at most (either side of 0)"), where=_place(path),
                            n=MAX_NUMBER)
         elif isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
-            raise Rejected(N_("%(where)s: a number must be finite, %(n)s at most"), where=path or "the payload",
-                           n=MAX_NUMBER)
+            raise Rejected(N_("%(where)s: a number must be finite, %(n)s at most"), where=_place(path), n=MAX_NUMBER)
         elif isinstance(value, dict):
+            inner = depth < MAX_DEPTH  # (an item one level deeper is within the nesting allowed)
             for key, item in value.items():
-                if not isinstance(key, str):
-                    raise Rejected(N_("%(where)s: keys must be text"), where=path or "the payload")
-                if len(key) > MAX_KEY:
-                    raise Rejected(N_("%(where)s: a key has %(n)s characters at most"), where=path or "the payload",
-                                   n=MAX_KEY)
-                why = _why(key, single_line=True)
-                if why:
-                    raise Rejected(_IN_KEY[why[0]], where=path or "the payload", **why[1])
-                where_key = f"{path}.{key}" if path else key
-                stack.append((item, where_key, depth + 1))
+                if key not in keys:  # (a map's 40,000 walls have the same few keys: each checked once)
+                    if not isinstance(key, str):
+                        raise Rejected(N_("%(where)s: keys must be text"), where=_place(path))
+                    if len(key) > MAX_KEY:
+                        raise Rejected(N_("%(where)s: a key has %(n)s characters at most"), where=_place(path),
+                                       n=MAX_KEY)
+                    why = _why(key, single_line=True)
+                    if why:
+                        raise Rejected(_IN_KEY[why[0]], where=_place(path), **why[1])
+                    if len(keys) < 1000:
+                        keys.add(key)
+                if inner and type(item) is int and -MAX_NUMBER <= item <= MAX_NUMBER:
+                    walked += 1
+                    continue
+                stack.append((item, (path, key), depth + 1))
         elif isinstance(value, (list, tuple)):
+            inner = depth < MAX_DEPTH
             for i, item in enumerate(value):
-                stack.append((item, f"{path}.{i}" if path else str(i), depth + 1))
+                if inner and type(item) is int and -MAX_NUMBER <= item <= MAX_NUMBER:
+                    walked += 1
+                    continue
+                stack.append((item, (path, i), depth + 1))
 
 
 class TooDeep:
