@@ -21,6 +21,8 @@ from PIL import Image
 from bench.bench_big_maps import worst_map
 from tests.helpers import bearer, command as run, connect
 from webapp.game.core import model
+from webapp.game.core.model import GM, SCREEN, Actor
+from webapp.game.views import audience
 from webapp.live import hub as hub_module
 
 pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
@@ -62,6 +64,14 @@ def test_the_worst_accepted_map_plays_a_move_and_fog_on(app, client, grid):
     assert times["move"] < 5 and times["move under fog"] < 5 and times["fog on"] < 20, times
     seen = client.get(f"/api/games/{g['id']}/state", headers=bearer(mira["player_token"])).json["fog"]["explored"]
     assert len(seen) > side * side // 2  # fog on, and the token sees the open board east of the walls
+    # the state's biggest parts written apart and spliced in (the fog's squares, the map's walls): the same state
+    game = app.extensions["tacmap"].game(g["id"])
+    for key, actor in ((mira["player_token"], Actor("player", mira["player_id"])), (g["screen_token"], SCREEN),
+                       (g["gm_token"], GM)):
+        got = client.get(f"/api/games/{g['id']}/state", headers=bearer(key))
+        assert got.status_code == 200 and got.mimetype == "application/json"
+        with app.test_request_context():
+            assert got.json == json.loads(json.dumps(audience.public_state(game, actor))), actor
 
 
 @pytest.mark.parametrize("game_map, error", [

@@ -4,6 +4,7 @@ masks alike, and falls back to a frozenset where a cell lies off its board."""
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
 import subprocess
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from rules.cellmask import CellMask, grid_of, sorted_pairs, union
+from rules.cellmask import CellMask, grid_of, pairs_json, sorted_pairs, union
 
 W, H = 13, 7
 
@@ -74,3 +75,14 @@ def test_a_union_is_a_mask_where_every_part_fits_the_board_else_a_frozenset():
     assert union() == frozenset() and union(set(), frozenset()) == frozenset()
     assert CellMask.of({(W, 0)}, W, H) is None and CellMask.of(a, W + 1, H) is None
     assert set(a | {(W, 0)}) == {(0, 0), (W, 0)} and isinstance(a | {(W, 0)}, frozenset)
+
+
+@pytest.mark.parametrize("w,h,density", [(1, 1, 1.0), (5, 3, 0.0), (5, 3, 0.5), (12, 9, 0.3), (300, 300, 0.85),
+                                         (301, 7, 0.2), (1000, 3, 0.01)])
+def test_a_masks_pairs_as_json_read_as_its_sorted_pairs(w, h, density):
+    rnd = random.Random(w * h)
+    cells = {(x, y) for x in range(w) for y in range(h) if rnd.random() < density}
+    mask = CellMask.of(cells, w, h)
+    text = pairs_json(mask)
+    assert json.loads(text) == sorted_pairs(mask) == sorted([x, y] for x, y in cells)
+    assert json.loads(pairs_json(frozenset(cells))) == sorted_pairs(cells)  # (a set: the same list)

@@ -124,19 +124,21 @@ def _table_reader(game: Game, actor: Actor, visible: Callable[[], list] | None =
                                                 and not (e.detail and pattern.search(repr(e.detail))))
 
 
-def fog_state(game: Game, actor: Actor) -> dict:
-    """Fog as this audience may know it: on or off, and the squares it sees now and saw before."""
+def fog_state(game: Game, actor: Actor, pairs=sorted_pairs) -> dict:
+    """Fog as this audience may know it: on or off, and the squares it sees now and saw before (each set of squares
+    as ``pairs`` writes it: ``[[x, y], ...]``)."""
     out: dict = {"enabled": game.fog_on}
     if game.fog_on:
         seen = fog.view(game, actor)
-        out["visible"] = None if seen is None else sorted_pairs(seen)
-        out["explored"] = sorted_pairs(fog.explored(game, actor))
+        out["visible"] = None if seen is None else pairs(seen)
+        out["explored"] = pairs(fog.explored(game, actor))
         out["revealed"] = sorted(list(c) for c in game.revealed)
     return out
 
 
-def public_state(game: Game, actor: Actor) -> dict:
-    """The game as this audience may see it (the JSON API's state)."""
+def public_state(game: Game, actor: Actor, pairs=sorted_pairs) -> dict:
+    """The game as this audience may see it (the JSON API's state); the fog's squares as ``pairs`` writes them
+    (``fog_state``)."""
     board = fog.board_view(game, actor)
     return {
         "id": game.id,
@@ -167,7 +169,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "pending_reroll": reroll.pending_view(game, actor),
         "dice": table_dice.state_view(game, actor),
         "pending_roll": table_dice.pending_view(game, actor),
-        "fog": fog_state(game, actor),
+        "fog": fog_state(game, actor, pairs),
         "lighting": lighting.state_view(game, actor),
         "players": [{"id": p.id, "name": p.name} for p in game.players.values()],
         "show_join": game.show_join,
