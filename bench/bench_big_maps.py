@@ -11,7 +11,9 @@ GM, the table screen and the four players connected. Timed, each a median over s
 - a GM's move with fog off: the command's ack (first move after the game was made counted apart:
   it builds the board's indexes);
 - fog turned on: from the GM's command until every screen has its update;
-- a player's move under fog: the ack, and until every screen has the update.
+- a player's move under fog: the ack, and until every screen has the update;
+- a player's state through the JSON API under fog (``GET /api/games/<id>/state``: tens of thousands of squares seen
+  in it): the server's CPU.
 
 #69's figures first (``measure_arrivals``): a 300 x 300 map with 20,000 short walls made through ``POST /api/games``
 and imported as a ``.dd2vtt`` (target: under 1 s each), then fog turned on in it (the ack), each while another
@@ -256,11 +258,19 @@ def measure_grid(server: Server, grid: str, repeat: int) -> dict:
                 raise RuntimeError(f"move under fog refused: {r}")
             fog_seen.append((_wait(arrivals, clients, r["seq"]) - t0) * 1000)
             move_cpu.append((server.cpu_seconds() - c0) * 1000)
+        state_cpu = []  # the JSON API's state for the player, its fog's squares (tens of thousands) in it
+        for n in range(repeat):
+            c0 = server.cpu_seconds()
+            status, body = server.api("GET", f"/api/games/{gid}/state", token=key)
+            if status != 200 or not body["fog"]["explored"]:
+                raise RuntimeError(f"a player's state under fog: {status}")
+            state_cpu.append((server.cpu_seconds() - c0) * 1000)
+        seen = len(body["fog"]["explored"])
     finally:
         close_all(clients)
     return {"grid": grid, "side": side, "walls": len(m["walls"]), "made": made, "first": first, "acks": acks,
             "fog_acks": fog_acks, "fog_on": fog_on, "fog_moves": fog_moves, "fog_seen": fog_seen,
-            "fog_cpu": fog_cpu, "move_cpu": move_cpu, "fog_off": fog_off}
+            "fog_cpu": fog_cpu, "move_cpu": move_cpu, "fog_off": fog_off, "state_cpu": state_cpu, "seen": seen}
 
 
 def measure(repeat: int = 7, grids=("square", "hex")) -> list[dict]:
@@ -288,6 +298,8 @@ def rows(f: dict) -> list[tuple[str, float, float, int | None]]:
         ("a player's move under fog: ack", med(f["fog_moves"]), max(f["fog_moves"]), ACK_MS),
         ("a player's move under fog: until every screen has it", med(f["fog_seen"]), max(f["fog_seen"]), None),
         ("a player's move under fog: server CPU", med(f["move_cpu"]), max(f["move_cpu"]), None),
+        (f"a player's GET /api/games/<id>/state under fog ({f['seen']:,} squares seen): server CPU",
+         med(f["state_cpu"]), max(f["state_cpu"]), None),
     ]
 
 
