@@ -500,7 +500,8 @@ def test_a_big_update_to_a_slow_reader_arrives_whole_and_the_ack_after_it(served
     ``send`` writes what the kernel's buffer takes. A GM's update bigger than that, to a reader slower than the
     server (a laptop on a busy Wi-Fi, a phone), lost the rest of its frame: the next bytes were read as the frame's,
     and the page heard nothing more, its command's answer included (a 300 x 300 map's fog on: 3.7 MB to the GM)."""
-    walls = [{"a": [x, y], "b": [x + 1, y]} for y in range(0, 100, 2) for x in range(100)]  # 5,000 short walls
+    walls = [{"a": [x, y], "b": [x + 1, y] if k else [x, y + 1]} for y in range(100) for x in range(100)
+             for k in (0, 1)]  # 20,000 short walls (the walls of a tile are one path: some 25 bytes each to the GM)
     status, game = served.api("POST", "/api/games", {"name": "Walled", "system": "plain_grid",
                                                      "map": {"width": 100, "height": 100, "walls": walls}})
     assert status == 201, game
