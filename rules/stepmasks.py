@@ -121,31 +121,9 @@ def grid_wall_bits(masks: list, segs: list, steps: tuple, w: int, h: int) -> lis
             other[k] = False
             if 0 <= ax <= w:
                 cols.append((ax, max(min(ay, by), 0), min(max(ay, by), h)))
-    corners = np.zeros((h + 2, w + 2), dtype=np.int64)  # a wall's corners: [first, last] along its line
-    across = np.zeros((h + 1, w + 2), dtype=np.int64)  # edges along rows: cell (x, y - 1) | cell (x, y), [first, last)
-    down = np.zeros((h + 2, w + 1), dtype=np.int64)  # edges along columns: cell (x - 1, y) | cell (x, y)
-    if rows:
-        line, lo, hi = np.array(rows, dtype=np.int64).T
-        on = hi >= lo
-        np.add.at(corners, (line[on], lo[on]), 1)
-        np.add.at(corners, (line[on], hi[on] + 1), -1)
-        on = hi > lo
-        np.add.at(across, (line[on], lo[on]), 1)
-        np.add.at(across, (line[on], hi[on]), -1)
-    corner = np.cumsum(corners, axis=1)
-    if cols:
-        line, lo, hi = np.array(cols, dtype=np.int64).T
-        on = hi >= lo
-        marks = np.zeros((h + 2, w + 2), dtype=np.int64)
-        np.add.at(marks, (lo[on], line[on]), 1)
-        np.add.at(marks, (hi[on] + 1, line[on]), -1)
-        corner = corner + np.cumsum(marks, axis=0)
-        on = hi > lo
-        np.add.at(down, (lo[on], line[on]), 1)
-        np.add.at(down, (hi[on], line[on]), -1)
-    corner = corner[:h + 1, :w + 1] > 0  # corner (cx, cy): a wall touches it
-    across = np.cumsum(across, axis=1)[:, :w] > 0  # the edge under cell (x, y - 1), over cell (x, y)
-    down = np.cumsum(down, axis=0)[:h, :] > 0  # the edge right of cell (x - 1, y), left of cell (x, y)
+    corner, across = _along(rows, h, w)  # the corners (h + 1, w + 1), the edges under cell (x, y - 1) and over (x, y)
+    turned, down = _along(cols, w, h)  # the same along the columns, turned: (x, y) as [x, y]
+    corner, down = corner | turned.T, down.T  # down: the edges right of cell (x - 1, y) and left of (x, y)
     bit = {d: 1 << i for i, d in enumerate(steps)}
     out = np.array(masks, dtype=np.int64).reshape(h, w)
     for hit, d in ((corner[1:, 1:], (1, 1)), (corner[:-1, :-1], (-1, -1)), (corner[1:, :-1], (-1, 1)),
@@ -154,6 +132,24 @@ def grid_wall_bits(masks: list, segs: list, steps: tuple, w: int, h: int) -> lis
         out[hit] |= bit[d]
     masks[:] = out.ravel().tolist()
     return other
+
+
+def _along(walls: list, count: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """For ``walls`` along the grid lines ``0..count`` of one way (each ``(line, first, last)``, clipped to
+    ``0..size``): the grid corners they touch, ``[line, 0..size]``, and the cell edges they cover,
+    ``[line, 0..size - 1]``, as booleans. Each wall adds one to a count from its first corner (edge) to past its last,
+    and the counts are summed along each line at once."""
+    corners = np.zeros((count + 1, size + 2), dtype=np.int64)
+    edges = np.zeros((count + 1, size + 1), dtype=np.int64)
+    if walls:
+        line, lo, hi = np.array(walls, dtype=np.int64).T
+        on = hi >= lo
+        np.add.at(corners, (line[on], lo[on]), 1)
+        np.add.at(corners, (line[on], hi[on] + 1), -1)
+        on = hi > lo
+        np.add.at(edges, (line[on], lo[on]), 1)
+        np.add.at(edges, (line[on], hi[on]), -1)
+    return np.cumsum(corners, axis=1)[:, :size + 1] > 0, np.cumsum(edges, axis=1)[:, :size] > 0
 
 
 def _touch_bits(out, segs, arrays, n, x, y, dx, dy, bit, w, half) -> None:

@@ -43,7 +43,7 @@ class Drawing:
     def __init__(self, grid: Grid = SQUARE) -> None:
         self.grid = grid
         self.ux, self.uy = grid.unit
-        self._lines: dict[tuple, str] = {}  # (ax, ay, bx, by) -> its wall's piece of a path (``wall_paths``)
+        self._pieces: dict[tuple, str] = {}  # (ax, ay, bx, by) -> its wall's piece of a path (``wall_paths``)
         self._drawn: dict[tuple, tuple] = {}  # (id of a walls list lately drawn, ids) -> (the list, its length, its drawing)
 
     @property
@@ -176,8 +176,9 @@ class Drawing:
         in one tile of :data:`WALL_TILE` x :data:`WALL_TILE` map units in one path, a ``M ax ay L bx by`` each in
         its ``d``; with ``ids`` (the GM's page: its eraser picks a wall by them, editor.js) the path's
         ``data-walls`` names them in the same order. One element a tile, not one a wall (#69): a browser applies
-        the biggest map's 40,000 walls 10-25x faster than as as many ``<line>``s and redraws a zoom 3-10x faster
-        (it leaves the tiles out of view unpainted), from a fifth of the bytes.
+        the biggest map's 40,000 walls 10-25x faster than as many ``<line>``s, from a fifth of the bytes, and redraws
+        a zoom as fast or, on a slow CPU, 4-8x faster (it leaves the tiles out of view unpainted;
+        ``bench/bench_walls_page.py``).
         Each wall's piece is kept by what it is drawn from (#57: a fog switch on the biggest map drew them all
         again for each audience), and the last lists' whole drawings by the list itself (the board's walls, shared
         read only by the audiences that know the whole map; an audience's known walls for a move:
@@ -190,7 +191,7 @@ class Drawing:
             dx, dy = self.dx, self.dy
         else:
             dx = dy = str
-        pieces = self._lines
+        pieces = self._pieces
         if len(pieces) > 2 * MAX_SEGMENTS:
             pieces.clear()
         tiles: dict[tuple, tuple[list, list]] = {}
@@ -200,9 +201,10 @@ class Drawing:
             piece = pieces.get(key)
             if piece is None:  # (the points are numbers: nothing in them to escape)
                 piece = pieces[key] = f"M{dx(ax)} {dy(ay)}L{dx(bx)} {dy(by)}"
-            tile = tiles.get((ax // WALL_TILE, ay // WALL_TILE))
+            where = (ax // WALL_TILE, ay // WALL_TILE)
+            tile = tiles.get(where)
             if tile is None:
-                tile = tiles[(ax // WALL_TILE, ay // WALL_TILE)] = ([], [])
+                tile = tiles[where] = ([], [])
             tile[0].append(piece)
             tile[1].append(w["id"])
         html = Markup("".join(
