@@ -226,11 +226,11 @@ def _search(board: Board, start, diagonal: str, budget, occupied, needed=None):
 def _hex_search(board: Board, start, budget, occupied, needed=None):
     """:func:`_search` on hexes: every step costs 1 times the terrain of the hex entered; states are
     ``cell_index * 2`` (no parity to keep)."""
-    from .hexgeom import hex_links
+    from .hexgeom import hex_steps
 
     sx, sy = _cell(board, start)
     w = board.width
-    links = hex_links(board)
+    steps = hex_steps(board)
     terr = _terrain_list(board)
     occ, _ = _occupied_and_goal(board, (sx, sy), occupied, None)
     s0 = (sy * w + sx) * 2
@@ -248,7 +248,8 @@ def _hex_search(board: Board, start, budget, occupied, needed=None):
             popped.append(s)
             if needed.settle(i, d):
                 return _settled(dist, popped)
-        for j in links[i]:
+        for o in steps[i]:
+            j = i + o
             if j in occ:
                 continue
             nd = d + terr[j]
@@ -377,9 +378,9 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=(), needed=No
         w = board.width
         whole = all(type(c) is int for c in board.terrain.values())  # every step's cost a whole number
         if board.grid.hex:  # one state a hex, a step 1 times the terrain entered (:func:`_hex_search`)
-            from .hexgeom import hex_links
+            from .hexgeom import hex_steps
 
-            best, order = (reach_links_whole if whole else reach_links)(hex_links(board), terr, i0, limit, occ)
+            best, order = (reach_links_whole if whole else reach_links)(hex_steps(board), terr, i0, limit, occ)
             cells = cells_of(w, board.height)
             return {cells[i]: best[i] for i in order}
         masks, (orth, diag) = board.step_masks(), step_table(w)
@@ -443,9 +444,9 @@ def _path_search(board: Board, start, goal, diagonal: str, occupied):
     occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
     s0 = (sy * board.width + sx) * 2
     if board.grid.hex:  # :func:`_hex_search`: one state a hex, a step 1 times the terrain entered
-        from .hexgeom import hex_links
+        from .hexgeom import hex_steps
 
-        return path_links(hex_links(board), _terrain_list(board), s0, goal_i, _hex_bound(board, goal_i), occ)
+        return path_links(hex_steps(board), _terrain_list(board), s0, goal_i, _hex_bound(board, goal_i), occ)
     w = board.width
     (orth, diag), cheapest = step_table(w), min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
     if (diagonal in ("chebyshev", "manhattan") and all(type(c) is int for c in board.terrain.values())

@@ -5,7 +5,7 @@ parity of the diagonals so far, which only ``"alternating"`` needs), each step c
 step masks and the occupied cells as it is tried, its costs in dictionaries (``_hex_search`` on hexes: a
 step to one of the hex's links, one state a hex). Here the same search runs on lists: the steps a square
 allows read from a table of each step mask's steps (:func:`step_table`: nothing more to build per board)
-and a hex's from ``rules.hexgeom.hex_links``; the costs by state in a list, an occupied cell's at -1 so that
+and a hex's from ``rules.hexgeom.hex_steps`` (offsets of its index); the costs by state in a list, an occupied cell's at -1 so that
 no step improves on it (none enters it) without looking at the occupied cells for each step; and the
 states in the order the dictionary would have first held them; where every step costs a whole number,
 buckets by cost instead of the heap (:func:`reach_whole`). The answers are the same: the same costs,
@@ -130,11 +130,11 @@ def reach_whole(masks: list, orth: tuple, diag: tuple | None, terr: list, i0: in
     return best, order
 
 
-def reach_links(links: list, terr: list, i0: int, limit, occ) -> tuple[list, list]:
-    """:func:`reach_one_state` on hexes (``_hex_search``): a step to one of ``links[i]``
-    (``rules.hexgeom.hex_links``) costs the terrain of the hex entered."""
+def reach_links(steps: list, terr: list, i0: int, limit, occ) -> tuple[list, list]:
+    """:func:`reach_one_state` on hexes (``_hex_search``): a step to ``i + o`` for each ``o`` of ``steps[i]``
+    (``rules.hexgeom.hex_steps``) costs the terrain of the hex entered."""
     inf = math.inf
-    best = [inf] * len(links)
+    best = [inf] * len(steps)
     for j in occ:
         best[j] = -1
     best[i0] = 0
@@ -144,7 +144,8 @@ def reach_links(links: list, terr: list, i0: int, limit, occ) -> tuple[list, lis
         d, i = heappop(heap)
         if d > best[i]:
             continue
-        for j in links[i]:
+        for o in steps[i]:
+            j = i + o
             nd = d + terr[j]
             if nd < best[j] and nd <= limit:
                 if best[j] == inf:
@@ -154,11 +155,11 @@ def reach_links(links: list, terr: list, i0: int, limit, occ) -> tuple[list, lis
     return best, order
 
 
-def reach_links_whole(links: list, terr: list, i0: int, limit, occ) -> tuple[list, list]:
+def reach_links_whole(steps: list, terr: list, i0: int, limit, occ) -> tuple[list, list]:
     """:func:`reach_links` where every terrain cost is an ``int``, the same: buckets by cost, each sorted before it
     is taken, as :func:`reach_whole` does."""
     inf = math.inf
-    best = [inf] * len(links)
+    best = [inf] * len(steps)
     for j in occ:
         best[j] = -1
     best[i0] = 0
@@ -171,7 +172,8 @@ def reach_links_whole(links: list, terr: list, i0: int, limit, occ) -> tuple[lis
         for i in bucket:
             if k > best[i]:
                 continue
-            for j in links[i]:
+            for o in steps[i]:
+                j = i + o
                 nd = k + terr[j]
                 if nd < best[j] and nd <= limit:
                     if best[j] == inf:
@@ -399,9 +401,9 @@ def path_whole(masks: list, orth: tuple, diag: tuple | None, terr: list, w: int,
     return dist, prev, None
 
 
-def path_links(links: list, terr: list, s0: int, goal_i: int, bound, occ) -> tuple[dict, dict, int | None]:
-    """:func:`path_search` on hexes (``_hex_search`` with a goal): a step to one of ``links[i]``
-    (``rules.hexgeom.hex_links``) costs the terrain of the hex entered; states ``2 * i``."""
+def path_links(steps: list, terr: list, s0: int, goal_i: int, bound, occ) -> tuple[dict, dict, int | None]:
+    """:func:`path_search` on hexes (``_hex_search`` with a goal): a step to ``i + o`` for each ``o`` of
+    ``steps[i]`` (``rules.hexgeom.hex_steps``) costs the terrain of the hex entered; states ``2 * i``."""
     inf = math.inf
     dist = {s0: 0}
     for j in occ:
@@ -416,7 +418,8 @@ def path_links(links: list, terr: list, s0: int, goal_i: int, bound, occ) -> tup
         i = s >> 1
         if i == goal_i:
             return dist, prev, s
-        for j in links[i]:
+        for o in steps[i]:
+            j = i + o
             nd = d + terr[j]
             t = 2 * j
             if nd < get(t, inf):

@@ -16,7 +16,7 @@ import pytest
 from rules import movement
 from rules.board import Board
 from rules.grid import Grid
-from rules.hexgeom import hex_links
+from rules.hexgeom import hex_dirs, parity
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
 
@@ -96,6 +96,14 @@ def _search_before(board: Board, start, diagonal: str, budget, occupied, goal=No
                 prev[t] = s
                 heappush(heap, (nd + lower_bound(j), nd, t))
     return dist, prev, None
+
+
+def hex_links(board: Board) -> list[tuple[int, ...]]:
+    """Each hex's neighbours a step may go to, as indexes (``rules.hexgeom`` kept them so before it kept offsets:
+    ``hex_steps``), from the board's step masks."""
+    w, h, grid, masks = board.width, board.height, board.grid, board.step_masks()
+    return [tuple((y + dy) * w + x + dx for k, (dx, dy) in enumerate(hex_dirs(grid)[parity(grid, x, y)])
+                  if not masks[y * w + x] >> k & 1) for y in range(h) for x in range(w)]
 
 
 def _hex_search_before(board: Board, start, budget, occupied, goal=None):
