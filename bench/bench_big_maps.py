@@ -8,8 +8,9 @@ a band along the west edge so the rest of the board lies open (every token sees 
 cells past hundreds of walls: the costliest sight there is), four players with a token each, and the
 GM, the table screen and the four players connected. Timed, each a median over several tries:
 
-- a GM's move with fog off: the command's ack (first move after the game was made counted apart:
-  it builds the board's indexes);
+- a GM's move with fog off: the command's ack (first move after the game was made counted apart: the board's
+  indexes are built ahead from the game's first load, ``heavy.warm``, and the bench's first move, sent as soon as the
+  screens are connected, waits for what is left of them);
 - fog turned on: from the GM's command until every screen has its update;
 - a player's move under fog: the ack, and until every screen has the update;
 - a player's state through the JSON API under fog (``GET /api/games/<id>/state``: tens of thousands of squares seen

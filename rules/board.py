@@ -379,6 +379,11 @@ class Board:
 
     # -------------------------------------------------------------- indexes
 
+    @property
+    def version(self) -> int:
+        """A number that changes with every change to the board (its indexes are for one version)."""
+        return self._version
+
     def indexed(self, name: str) -> bool:
         """Whether the index ``name`` ("segments", "steps") is built for the board as it is."""
         return name in self._cache

@@ -458,6 +458,18 @@ def _path_search(board: Board, start, goal, diagonal: str, occupied):
                        lower_bound(diagonal, cheapest, (goal_i % w, goal_i // w), w), occ)
 
 
+def indexes(board: Board) -> None:
+    """The board's indexes a move's search reads built now, kept on it (``Board.cached``): its walls' index, its
+    step masks and on hexes the steps they allow (``rules.hexgeom.hex_steps``); the live side builds a big map's
+    ahead of its first move (``webapp.game.bridge.heavy.warm``)."""
+    board.segments()
+    board.step_masks()
+    if board.grid.hex:
+        from .hexgeom import hex_steps
+
+        hex_steps(board)
+
+
 # --- tokens bigger than one square, and a way outside a fight ------------------------------
 
 

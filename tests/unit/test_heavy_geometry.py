@@ -4,11 +4,16 @@ it is drawn from."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from rules.board import Board
+from rules.grid import Grid
+from rules.hexgeom import hex_steps
 from rules.los import visible_cells
-from rules.movement import way_exists
+from rules.movement import indexes, way_exists
 from webapp.game.bridge import heavy
 from webapp.live.screens.drawing import Drawing
 
@@ -122,3 +127,82 @@ def test_the_walls_of_a_tile_are_one_path_their_ids_in_their_order():
     html = str(drawing.wall_paths(walls, ids=True))
     assert html.count("<path") == 3
     assert 'd="M0 3L1 3M20 3L21 3" data-walls="w0 w1"' in html and 'data-walls="w4"' in html
+
+
+def _warmed(board: Board) -> None:
+    """Until the indexes ``heavy.warm`` is building for ``board`` are built (or let go)."""
+    ahead = heavy._WARMING.get(id(board))
+    if ahead is not None:
+        assert ahead[1].wait(30)
+
+
+def test_a_big_boards_indexes_are_built_ahead_off_the_loop_and_kept(threaded):
+    board = walled()
+    heavy.warm(board, indexes)
+    _warmed(board)
+    assert board.indexed("segments") and board.indexed("steps")
+    assert [work.__name__ for work, other in threaded] == ["indexes"] and threaded[0][1]  # in another thread
+    assert board.step_masks() == walled().step_masks()  # the same masks as built in place
+    heavy.warm(board, indexes)  # built already: nothing more
+    assert len(threaded) == 1
+
+
+def test_a_hex_boards_steps_are_built_ahead_too(threaded):
+    board = Board(120, 110, grid=Grid("hex", "pointy"))
+    board.add_wall((10, 2), (10, 40))
+    heavy.warm(board, indexes)
+    _warmed(board)
+    assert board.indexed("hex_steps") and hex_steps(board) == hex_steps(Board.from_dict(board.to_dict()))
+
+
+def test_no_index_is_built_ahead_for_a_small_board_or_without_a_runner(threaded):
+    small = walled(60, 60)
+    heavy.warm(small, indexes)
+    assert not small.indexed("steps") and threaded == []
+    heavy.install(None)
+    big = walled()
+    heavy.warm(big, indexes)
+    assert not big.indexed("steps")
+
+
+def test_indexes_built_ahead_of_a_board_changed_meanwhile_are_let_go(threaded):
+    board = walled()
+    started, go = threading.Event(), threading.Event()
+
+    def slow(snapshot):
+        started.set()
+        assert go.wait(30)
+        indexes(snapshot)
+    heavy.warm(board, slow)
+    assert started.wait(30)
+    board.add_wall((50, 50), (50, 60))  # a wall drawn while they are built
+    go.set()
+    _warmed(board)
+    assert not board.indexed("steps")  # built for the board before the wall: not kept
+    assert board.step_masks() == board.snapshot(indexes=False).step_masks()
+
+
+def test_a_move_off_the_loop_waits_for_the_indexes_being_built_and_reads_them(threaded):
+    board = walled()
+    started, go = threading.Event(), threading.Event()
+    built = []
+
+    def slow(snapshot):
+        started.set()
+        assert go.wait(30)
+        indexes(snapshot)
+        built.append(snapshot.step_masks())
+    heavy.warm(board, slow)
+    assert started.wait(30)
+    answers = []
+
+    def move():  # as a command does, holding its game's lock
+        with heavy.while_committing():
+            answers.append(heavy.on_board(board, lambda b: (way_exists(b, (0, 0), (15, 0)), b.step_masks())))
+    mover = threading.Thread(target=move)
+    mover.start()
+    time.sleep(0.2)
+    assert answers == []  # waiting for the indexes, not building them a second time
+    go.set()
+    mover.join(30)
+    assert answers == [(True, built[0])] and answers[0][1] is built[0]  # the masks built ahead, read by the move

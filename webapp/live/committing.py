@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rules import pacing
+from rules.movement import indexes
 
 from ..game.bridge import heavy
 from ..game.core.model import Event, Game, Rejected
@@ -363,6 +364,7 @@ class Committing:
                 except Exception:  # the events are stored; a snapshot is only a shortcut
                     log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             self.replays.played(game, before)  # the replay's checkpoint, every LIVE_EVERY events (at a quiet moment)
+            heavy.warm(game.board, indexes)  # a big map changed (or shown): its indexes off the loop before a move
         seq = before
         for request, evs in decided:  # each waits for the disk (``writings``' fsyncs) before it answers "ok"
             seq += len(evs)

@@ -18,6 +18,9 @@ import threading
 import time
 from typing import Callable
 
+from rules.movement import indexes
+
+from ..game.bridge import heavy
 from ..game.core.model import Game
 from ..game.table import evolve
 from ..storage.store import Store, load_game
@@ -72,6 +75,7 @@ class Games:
                     return None
                 game = self.load(game_id)
                 self._games[game_id] = game
+                heavy.warm(game.board, indexes)  # a big map's, off the loop: before its first move needs them
             elif self.shared is not None:
                 head = self.store.last_seq(game_id)
                 if head != game.seq:

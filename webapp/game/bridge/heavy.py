@@ -17,9 +17,13 @@ tests, the command-line tools), the work runs where it is asked, as before.
 
 from __future__ import annotations
 
+import logging
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Callable
+
+log = logging.getLogger(__name__)
 
 #: squares a board has at least for its geometry to leave the loop (110 x 110): below it a view or a path takes a
 #: few milliseconds at most, less than the hand-over to a thread costs a busy loop
@@ -28,6 +32,8 @@ MIN_SQUARES = 12_000
 _runner: Callable | None = None  # runner(work, *args) -> work(*args), run off the loop (``install``)
 _breathe: Callable[[], None] | None = None  # the live side's pacer of work off the loop (``install_breathe``)
 _COMMITTING: ContextVar[bool] = ContextVar("heavy_committing", default=False)
+#: the boards whose indexes are being built ahead (``warm``): id(board) -> (the board's version, set when done)
+_WARMING: dict[int, tuple[int, threading.Event]] = {}
 
 
 def install(runner: Callable | None) -> None:
@@ -72,10 +78,44 @@ def on_board(board, work: Callable, *args):
     it built on the snapshot kept on the board), else right here. ``work`` reads only what it is given."""
     if not leaves_loop(board):
         return work(board, *args)
+    ahead = _WARMING.get(id(board))
+    if ahead is not None and ahead[0] == board.version:  # its indexes are being built: this work reads them
+        ahead[1].wait()
     snapshot = board.snapshot()
     out = _runner(work, snapshot, *args)
     board.adopt(snapshot)
     return out
+
+
+def warm(board, build: Callable) -> None:
+    """``build(board)`` (the indexes a move reads: ``rules.movement.indexes``) started now off the loop, in the
+    runner's thread on a snapshot, and what it built kept on ``board`` if the board is unchanged by then; nothing
+    when the board is small, its indexes are built already, or they are being built. Work on this board that leaves
+    the loop meanwhile (``on_board``) waits for it first (it would build the same), so the GM's first drag on a big
+    map just made, imported, edited or loaded (hundreds of ms on the largest) finds them built; nothing else waits:
+    a command that changes the board goes on, and what was built for the board before it is let go."""
+    runner = _runner
+    if runner is None or board.width * board.height < MIN_SQUARES or board.indexed("steps"):
+        return
+    key, version = id(board), board.version
+    ahead = _WARMING.get(key)
+    if ahead is not None and ahead[0] == version:
+        return
+    done = threading.Event()
+    _WARMING[key] = (version, done)
+
+    def run() -> None:
+        try:
+            snapshot = board.snapshot()
+            runner(build, snapshot)
+            board.adopt(snapshot)
+        except Exception:  # noqa: BLE001 (a head start only: the work that needs them builds them)
+            log.warning("a board's indexes were not built ahead", exc_info=True)
+        finally:
+            done.set()
+            if _WARMING.get(key, (None, None))[1] is done:
+                del _WARMING[key]
+    threading.Thread(target=run, name="warm", daemon=True).start()
 
 
 def run(board, work: Callable, *args):
