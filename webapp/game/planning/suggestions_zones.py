@@ -94,16 +94,19 @@ def _band(system, distance: int, weapon: dict):
         return None
 
 
-def _moved(view: "Game", me: "Token", zone_id: str, cell: tuple[int, int], system, settings: dict) -> "Game | None":
+def _moved(view: "Game", me: "Token", zone_id: str, cell: tuple[int, int], system, settings: dict,
+           fighters: list | None = None) -> "Game | None":
     """``view`` after the foe's move to ``zone_id`` (on ``cell``), as ``move_token`` in a fight leaves it: the
-    rules' ``move`` books the zone steps along the links; None when they refuse it or it ends the turn."""
+    rules' ``move`` books the zone steps along the links; None when they refuse it or it ends the turn.
+    ``fighters``: the fight's combatants in ``view``, when the caller has them."""
     here = position_of(view, me)
     if zone_id == here:
         return view
     path = zonelayout.path(view.zones, here, zone_id)
     if path is None:
         return None
-    fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
+    if fighters is None:
+        fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
     try:
         result = system.move(view.combat["state"], combatant(view, me), path, len(path) - 1, fighters, view.board,
                              SeededDice(0), settings)
@@ -113,6 +116,26 @@ def _moved(view: "Game", me: "Token", zone_id: str, cell: tuple[int, int], syste
         return None
     return dataclasses.replace(view, tokens={**view.tokens, me.id: dataclasses.replace(me, x=cell[0], y=cell[1])},
                                combat={**view.combat, "state": result.state})
+
+
+class _Moves:
+    """:func:`_moved` of the foe on one ``view``, each zone judged once (every target, weapon and way of the turn
+    weighs the same move to it: the rules' ``move`` is pure, and nothing weighed changes the game it leaves)."""
+
+    def __init__(self, view: "Game", me: "Token", system, settings: dict) -> None:
+        self.view, self.me, self.system, self.settings = view, me, system, settings
+        self._kept: dict = {}
+        self._fighters: list | None = None
+
+    def __call__(self, zone_id: str, cell: tuple[int, int]) -> "Game | None":
+        key = (zone_id, cell)
+        if key not in self._kept:
+            if self._fighters is None:
+                view = self.view
+                self._fighters = [combatant(view, t) for i in view.combat["order"]
+                                  if (t := view.tokens.get(i)) is not None]
+            self._kept[key] = _moved(self.view, self.me, zone_id, cell, self.system, self.settings, self._fighters)
+        return self._kept[key]
 
 
 def plans_on_zones(game: "Game", token: "Token", system, ways: list[dict], tactic: str, withdraw: bool,
@@ -136,13 +159,14 @@ def plans_on_zones(game: "Game", token: "Token", system, ways: list[dict], tacti
     cells = {z: c for z, c in cells.items() if c is not None}
     found: list[dict] = []
     careful = tactic == "careful"
+    moves = _Moves(view, me, system, settings)
     for way in ways:
         if withdraw and way["attack"]:
             continue
         if not way["attack"]:
             if way.get("approach"):  # a way for closing in only
                 continue
-            found += _moves(view, me, way, cells, reachable, zones, system, settings, careful, withdraw)
+            found += _moves(view, me, way, cells, reachable, zones, moves, careful, withdraw)
             continue
         for target in foes:
             aim = position_of(view, target)
@@ -160,14 +184,13 @@ def plans_on_zones(game: "Game", token: "Token", system, ways: list[dict], tacti
                         continue
                     alike.setdefault((d, zones.threat(z) if careful else 0), z)
                 for z in alike.values():
-                    p = _attack_plan(view, me, z, cells[z], reachable[z], target, weapon, way, system, settings,
-                                     zones)
+                    p = _attack_plan(moves, me, z, cells[z], reachable[z], target, weapon, way, system, zones)
                     if p is not None:
                         found.append(p)
     if not withdraw and not any(p["kind"] == "attack" for p in found):  # no attack reaches: closing in (#67)
         for way in ways:
             if not way["attack"] and not way.get("then"):
-                found += _approach(view, me, way, cells, reachable, zones, system, settings, careful)
+                found += _approach(view, me, way, cells, reachable, zones, moves, careful)
     if tactic == "guarding":
         for p in found:
             p["why"].append(say_n("guarding: it keeps within {n} zone of its post",
@@ -175,8 +198,8 @@ def plans_on_zones(game: "Game", token: "Token", system, ways: list[dict], tacti
     return found
 
 
-def _attack_plan(view, me, zone_id, cell, cost, target, weapon, way, system, settings, zones: _Zones) -> dict | None:
-    moved = _moved(view, me, zone_id, cell, system, settings)
+def _attack_plan(moves: _Moves, me, zone_id, cell, cost, target, weapon, way, system, zones: _Zones) -> dict | None:
+    moved = moves(zone_id, cell)
     if moved is None:
         return None
     options = dict(way["options"])
@@ -209,7 +232,7 @@ def _attack_plan(view, me, zone_id, cell, cost, target, weapon, way, system, set
             "_score": float(worth["effect"]) + (down or 0.0) * float(worth.get("down_worth") or 0.0)}
 
 
-def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, careful, withdraw) -> list[dict]:
+def _moves(view, me, way, cells, reachable, zones: _Zones, moves: _Moves, careful, withdraw) -> list[dict]:
     """A move alone: careful, to the zones fewest foes stand in or can shoot into; cowardly and hurt, to the
     zones farthest from its foes (then the least dangerous)."""
     if not (careful or withdraw) or not zones.foes:
@@ -223,7 +246,7 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
     for z in order:
         if withdraw and not zones.away(z, here):
             continue  # cowardly and hurt: only away from every foe, or nowhere (#67)
-        if z == here or _moved(view, me, z, cells[z], system, settings) is None:
+        if z == here or moves(z, cells[z]) is None:
             continue
         threat = zones.threat(z)
         if not withdraw and zones.open(z) and threat >= zones.threat(here):
@@ -244,7 +267,7 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
     return out
 
 
-def _approach(view, me, way, cells, reachable, zones: _Zones, system, settings, careful) -> list[dict]:
+def _approach(view, me, way, cells, reachable, zones: _Zones, moves: _Moves, careful) -> list[dict]:
     """Closing in (#67), when no attack reaches a foe this turn: for each foe, the fewest zone steps to its zone
     (``zonelayout.path``), followed as far as the move allowance goes (``cells``: the zones within it with a free
     square) to a zone the rules' ``move`` accepts; careful, of the zones along it, the least dangerous first, then
@@ -260,7 +283,7 @@ def _approach(view, me, way, cells, reachable, zones: _Zones, system, settings, 
         if careful:
             along.sort(key=lambda iz: zones.threat(iz[1]))
         for i, z in along:
-            if _moved(view, me, z, cells[z], system, settings) is None:
+            if moves(z, cells[z]) is None:
                 continue
             rest = len(path) - 1 - i
             name = zones.by_id[z]["name"]
