@@ -207,8 +207,9 @@ def _modifiers(prep: dict, penalty: int) -> list[dict]:
     return [m.to_dict() for m in mods]
 
 
-def request_odds(request: AttackRequest) -> dict:
-    """Exact chances of the attack as requested, before it is rolled (see :func:`attack_odds`).
+def request_odds(request: AttackRequest, prep: dict | None = None) -> dict:
+    """Exact chances of the attack as requested, before it is rolled (see :func:`attack_odds`); ``prep``: the
+    request's ``prepare``, where the caller has it.
 
     When the attacker has 4 wounds the GRIT x 1 check is folded in (unless
     one already made for this action is pending in the attacker's state):
@@ -217,7 +218,7 @@ def request_odds(request: AttackRequest) -> dict:
     ``outcome_detail`` is :func:`attack_odds`' ``outcomes`` table;
     ``outcomes`` the lines the app shows; ``hit`` is ``p_hit``.
     """
-    prep = prepare(request)
+    prep = prepare(request) if prep is None else prep
     settings = prep["settings"]
 
     def run(penalty: int) -> dict:

@@ -44,7 +44,7 @@ def _expected(request: AttackRequest) -> tuple[float, dict]:
     each number of wounds taken: "WOUND DETERMINATION" to "DAMAGE SOAKING", through the odds' own enumeration."""
     prep = prepare(request)
     if prep["wound_state"] != "fighting":  # a GRIT x 1 check or the Last Stand's penalty: the odds fold them in
-        found = request_odds(request)
+        found = request_odds(request, prep)
         return float(found["expected_wounds"]), dict(found["wounds"])
     skill, _ = attack_skill(prep, 0)
     settings = prep["settings"]

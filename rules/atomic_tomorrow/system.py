@@ -185,8 +185,9 @@ class AtomicTomorrow(BaseSystem):
     def odds(self, request: AttackRequest) -> dict:
         """Exact chances of the attack as requested, before it is rolled (see :func:`odds.request_odds`)."""
         self._one_target(request)
-        out = odds.request_odds(request)
-        if self._area(request):  # each token in the target zone, as the one attack roll reaches it
+        prep = attack_.prepare(request)  # (once: the odds' and the weapon's area)
+        out = odds.request_odds(request, prep)
+        if prep["weapon"]["area"]:  # each token in the target zone, as the one attack roll reaches it
             out["targets"] = []
             for t in options_.zone_targets(request):
                 req = AttackRequest(**{**request.__dict__, "target": t,
