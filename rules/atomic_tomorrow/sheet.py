@@ -44,6 +44,14 @@ def whole(value: Any, what: Any, lo: int | None = None, hi: int | None = None, p
     return value
 
 
+def _piercing(value: Any, name: str) -> int:
+    """A weapon's armour piercing, 0 to 3 (``whole``; its words made only for a refusal: a weapon is checked each
+    time an attack or a plan reads it)."""
+    if type(value) is int and 0 <= value <= 3:
+        return value
+    return whole(value, say("{weapon}: armour piercing", weapon=name), 0, 3)
+
+
 def normalise_weapon(weapon: Mapping) -> dict:
     """A weapon entry checked: name, skill, Wound Rating 1-4, armour piercing, range bands."""
     if not isinstance(weapon, Mapping):
@@ -59,7 +67,7 @@ def normalise_weapon(weapon: Mapping) -> dict:
         "name": name,
         "skill": skill,
         "wound_rating": check_wound_rating(weapon.get("wound_rating", 1)),
-        "armour_piercing": whole(weapon.get("armour_piercing", 0), say("{weapon}: armour piercing", weapon=name), 0, 3),
+        "armour_piercing": _piercing(weapon.get("armour_piercing", 0), name),
         "ranges": weapon_ranges({**weapon, "skill": skill}),
         "area": bool(weapon.get("area", False)),
     }

@@ -9,6 +9,7 @@ import pytest
 
 from rules import atomic_tomorrow as at
 from rules.dice import DiceExhausted, ScriptedDice
+from rules.atomic_tomorrow.sheet import normalise_weapon
 from rules.system import AttackRequest, Combatant, CoverEffect, RuleError, RuleSystem
 
 SYSTEM = at.SYSTEM
@@ -673,3 +674,18 @@ def test_cover_from_a_line_of_fire_cover_record():
     result = SYSTEM.attack(request(cover=los.Cover(0.5, ["crate-1"]), range="near"), ScriptedDice([37]))
     assert result.details["cover"] == "good" and result.details["range"] == "near"
     assert result.details["wounds_dealt"] == 0
+
+
+@pytest.mark.parametrize("value, reason", [(4, "0 to 3, not 4"), (-1, "0 to 3, not -1"),
+                                           (True, "a whole number, not True"), ("2", "a whole number, not '2'")])
+def test_a_weapons_armour_piercing_is_refused_in_words_outside_0_to_3(value, reason):
+    weapon = {"name": "Ray", "skill": "ranged", "ranges": ["near"], "armour_piercing": value}
+    with pytest.raises(RuleError) as refused:
+        normalise_weapon(weapon)
+    assert str(refused.value) == f"Ray: armour piercing is {reason}"
+
+
+def test_a_weapons_armour_piercing_from_0_to_3_is_kept():
+    for value in range(4):
+        assert normalise_weapon({"name": "Ray", "skill": "ranged", "ranges": ["near"],
+                                 "armour_piercing": value})["armour_piercing"] == value
