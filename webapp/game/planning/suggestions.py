@@ -419,11 +419,15 @@ def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False,
     found, refused = [], []  # the plans; the rules' words refusing a way's action (stunned 3d6: Do Nothing only, #67)
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     closing: list[tuple] = []  # the ways that move alone, kept for closing in should no attack reach (#67)
+    plain = None  # the copy the ways without an action share: nothing weighed changes it, so they weigh the same moves
     for way in ways:
         heavy.breathe()
         if withdraw and way["attack"]:
             continue
-        view = _sandbox(game)
+        if way["action"]:
+            view = _sandbox(game)
+        else:
+            view = plain = plain or _sandbox(game)
         steps: list[dict] = []
         if way["action"]:
             try:
