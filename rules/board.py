@@ -460,7 +460,6 @@ class SegmentIndex:
         self.grid = grid = board.grid
         # the bucket grid: the cells on squares; unit squares of map units over a hex board's extent
         if grid.hex:
-
             self.bw, self.bh = bucket_size(grid, self.width, self.height)
         else:
             self.bw, self.bh = self.width, self.height
