@@ -9,7 +9,7 @@ import math
 from ..system import Combatant, Modifier, RuleError
 from .data import MANEUVERS, S_MANEUVER
 from .movement import maneuver_movement
-from .sheet import conditions_of, int_of, num_of, ready_weapons, weapon_kind
+from .sheet import conditions_of, current_move, int_of, num_of, ready_weapons, weapon_kind
 from ..text import say
 from .badges import VARIANT_WORDS, maneuver_name
 
@@ -28,6 +28,7 @@ def allowed_maneuvers(sheet: dict, state: dict | None = None, moved: float = 0) 
     if "stunned" in conds:
         keys = ["do_nothing"]
     ready = ready_weapons(sheet, state)
+    move = current_move(sheet)  # (once: each maneuver's movement is a part of it)
     melee = {k: w for k, w in ready.items() if weapon_kind(w) != "ranged"}
     ranged = {k: w for k, w in ready.items() if weapon_kind(w) in ("ranged", "thrown")}
     out = []
@@ -44,12 +45,12 @@ def allowed_maneuvers(sheet: dict, state: dict | None = None, moved: float = 0) 
         variants = list(m.variants)
         if key == "all_out_attack_ranged" and not any(int_of(w.get("rof"), 1) >= 5 for w in ranged.values()):
             variants = [v for v in variants if v != "suppression_fire"]
-        movement = maneuver_movement(sheet, key)
+        movement = maneuver_movement(sheet, key, move=move)
         if key == "all_out_defense":
-            movement = maneuver_movement(sheet, key, "enhanced_dodge")
+            movement = maneuver_movement(sheet, key, "enhanced_dodge", move)
         if moved > movement + 1e-9:
             continue
-        if key == "all_out_defense" and moved > maneuver_movement(sheet, key) + 1e-9:
+        if key == "all_out_defense" and moved > maneuver_movement(sheet, key, move=move) + 1e-9:
             variants = ["enhanced_dodge"]
         out.append({
             "key": key,
