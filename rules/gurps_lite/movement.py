@@ -10,13 +10,13 @@ from typing import Any
 from ..grid import cell_steps, grid_of
 from ..system import RuleError
 from .data import MANEUVERS
-from .sheet import current_move
+from .sheet import current_move, step_length
 from ..text import say
 
 
 def maneuver_movement(sheet: dict, maneuver: str, variant: str | None = None, move: int | None = None) -> int:
     """Yards a maneuver lets the token move ("Maneuvers" table, Movement column). ``move``: the sheet's
-    ``current_move``, where the caller has it (a step is a tenth of it, at least a yard: ``step_length``)."""
+    ``current_move``, where the caller has it."""
     m = MANEUVERS.get(maneuver)
     if m is None:
         raise RuleError(say("unknown maneuver {value}", value=repr(maneuver)))
@@ -27,9 +27,9 @@ def maneuver_movement(sheet: dict, maneuver: str, variant: str | None = None, mo
     if m.movement == "half" or (maneuver == "all_out_defense" and variant == "enhanced_dodge"):
         return math.ceil(move / 2)
     if m.movement == "step2":
-        return 2 * max(1, move // 10)
+        return 2 * step_length(sheet, move)
     if m.movement == "step":
-        return max(1, move // 10)
+        return step_length(sheet, move)
     return 0
 
 

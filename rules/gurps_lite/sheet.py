@@ -76,9 +76,10 @@ def current_move(sheet: dict) -> int:
     return move
 
 
-def step_length(sheet: dict) -> int:
-    """A step: one yard, or a tenth of Move if that is more."""
-    return max(1, current_move(sheet) // 10)
+def step_length(sheet: dict, move: int | None = None) -> int:
+    """A step: one yard, or a tenth of Move if that is more (``move``: the sheet's ``current_move``, where the caller
+    has it)."""
+    return max(1, (current_move(sheet) if move is None else move) // 10)
 
 
 def dodge_breakdown(sheet: dict) -> tuple[int, list[Modifier]]:

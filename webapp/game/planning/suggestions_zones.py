@@ -27,7 +27,7 @@ from rules.text import say, say_n
 
 from ..bridge import zonelayout
 from ..fight.aiming import AttackCommand
-from ..bridge.fighting import combatant, position_of
+from ..bridge.fighting import combatant, fighters_of, position_of
 from .foe_sandbox import finishing, is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed
 
 if TYPE_CHECKING:
@@ -105,11 +105,9 @@ def _moved(view: "Game", me: "Token", zone_id: str, cell: tuple[int, int], syste
     path = zonelayout.path(view.zones, here, zone_id)
     if path is None:
         return None
-    if fighters is None:
-        fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
     try:
-        result = system.move(view.combat["state"], combatant(view, me), path, len(path) - 1, fighters, view.board,
-                             SeededDice(0), settings)
+        result = system.move(view.combat["state"], combatant(view, me), path, len(path) - 1,
+                             fighters_of(view) if fighters is None else fighters, view.board, SeededDice(0), settings)
     except (RuleError, RuleNotImplemented):
         return None
     if result.turn is not None or result.provokes:
@@ -131,9 +129,7 @@ class _Moves:
         key = (zone_id, cell)
         if key not in self._kept:
             if self._fighters is None:
-                view = self.view
-                self._fighters = [combatant(view, t) for i in view.combat["order"]
-                                  if (t := view.tokens.get(i)) is not None]
+                self._fighters = fighters_of(self.view)
             self._kept[key] = _moved(self.view, self.me, zone_id, cell, self.system, self.settings, self._fighters)
         return self._kept[key]
 
