@@ -19,7 +19,7 @@ the players' share of wins and the runs capped over the three batches, and the t
 overhead inflates every call, so the shares are what to read, not the seconds): the planner (``suggestions.reckon``,
 with what it spends on its copies, on the allies' plans and odds and on the rules' odds of the attacks it weighs
 shown inside it), the table's ``decide`` and ``evolve`` (the commands the plans send, judged and applied), copying
-(``suggestions.frozen``: each run's copy of the game), the memo's keys, and the rest (the run's loop, the waits, the
+(``foe_sandbox.frozen``: each run's copy of the game), the memo's keys, and the rest (the run's loop, the waits, the
 badges); the words built (``rules.text.say``) are counted wherever they are built, inside the others.
 
 Figures (bench/README.md has them): the planner is 81-93% of a fight, the rules' exact odds of each attack it weighs
@@ -187,11 +187,11 @@ PARTS = [("planner (suggestions.reckon)", "planning/suggestions.py", "reckon"),
          ("  of which heavy.breathe", "bridge/heavy.py", "breathe"),
          ("table: decide", "webapp/game/table.py", "decide"),
          ("table: evolve", "webapp/game/table.py", "evolve"),
-         ("copying (suggestions.frozen, each run's copy)", "planning/suggestions.py", "frozen"),
+         ("copying (foe_sandbox.frozen, each run's copy)", "planning/foe_sandbox.py", "frozen"),
          ("the memo's keys (forecast_fast.key_of)", "planning/forecast_fast.py", "key_of"),
          ("words built (rules.text.say, everywhere)", "rules/text.py", "say")]
 #: the parts that add up to the whole (the others are inside the planner, or across everything)
-TOP = ("planner (suggestions.reckon)", "table: decide", "table: evolve", "copying (suggestions.frozen, each run's copy)",
+TOP = ("planner (suggestions.reckon)", "table: decide", "table: evolve", "copying (foe_sandbox.frozen, each run's copy)",
        "the memo's keys (forecast_fast.key_of)")
 
 

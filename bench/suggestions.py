@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import los, movement  # noqa: E402
 from rules.dice import SeededDice  # noqa: E402
-from webapp.game.planning import suggestions
+from webapp.game.planning import foe_sandbox, suggestions
 from webapp.game import table  # noqa: E402
 from webapp.game.core.model import GM, Event  # noqa: E402
 
@@ -144,7 +144,7 @@ def measure(system: str, runs: int, layout: str = "square", closing: bool = Fals
     times, cpu, plans = [], [], None
     for _ in range(runs):
         t, c = time.perf_counter(), time.process_time()
-        copy = suggestions.frozen(game)
+        copy = foe_sandbox.frozen(game)
         plans = suggestions.reckon(copy, foe)
         times.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)

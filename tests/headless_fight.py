@@ -9,7 +9,7 @@ weapons alone where its system automates melee, so it closes in first), the figh
 step by step as ``foeplay.next_step`` says, until the runner stops (``foeplay.over``: one side all down and no shot
 owed):
 
-- a foe's turn: the foes' planner's best plan (``suggestions.reckon`` on ``suggestions.frozen``, as the runner asks
+- a foe's turn: the foes' planner's best plan (``suggestions.reckon`` on ``foe_sandbox.frozen``, as the runner asks
   it), its steps sent as the runner's commands (``Actor.by``: the switch's runner) with the seq they were reckoned on
   (``reckoned_at``, judged by ``foeplay.fresh`` as the hub does), then Next turn; a shot the fight owes a foe, and
   the round waiting for the GM (phase/TN), as the runner sends them;
@@ -46,7 +46,7 @@ from rules.board import Board
 from rules.dice import SeededDice
 from rules.grid import HEX_POINTY
 from webapp.game.bridge import fighting, zonelayout
-from webapp.game.planning import foeplay, suggestions
+from webapp.game.planning import foe_sandbox, foeplay, suggestions
 from webapp.game.board import mapdata
 from webapp.game import table
 from webapp.game.core.model import GM, Actor, Event, Rejected
@@ -182,9 +182,9 @@ def runner(game) -> Actor:
 
 
 def view_of(game, token_id: str, swapped: bool = False):
-    """The copy of the game the planner reckons on (``suggestions.frozen``, as the runner asks it); ``swapped``: the
+    """The copy of the game the planner reckons on (``foe_sandbox.frozen``, as the runner asks it); ``swapped``: the
     sides swapped on it, so a player's hero is planned as a foe is."""
-    view = suggestions.frozen(game)
+    view = foe_sandbox.frozen(game)
     if swapped:
         for t in view.tokens.values():
             t.kind = "npc" if t.id == token_id else "pc"

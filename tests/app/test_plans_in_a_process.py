@@ -13,7 +13,7 @@ import pytest
 
 from tests.app.test_suggestions_api import _two_against_two, _to_the_orcs_turn
 from webapp.game.core.model import Rejected
-from webapp.game.planning import suggestions
+from webapp.game.planning import foe_sandbox, suggestions
 from webapp.live.foes import suggesting
 from webapp.live.server import workers
 
@@ -66,19 +66,19 @@ def test_a_worker_keeps_a_boards_indexes_for_the_same_board_and_drops_them_when_
     g, _mira, ids = _two_against_two(client, "gurps_lite")
     _to_the_orcs_turn(client, g, ids)
     game = app.extensions["tacmap"].game(g["id"])
-    in_here = suggestions.reckon(suggestions.frozen(game), ids["Orc"])
-    sent = suggestions.frozen(game, indexes=False)
+    in_here = suggestions.reckon(foe_sandbox.frozen(game), ids["Orc"])
+    sent = foe_sandbox.frozen(game, indexes=False)
     assert not sent.board._cache  # the copy goes without the indexes built here
     assert pool.run(suggesting.reckoned, sent, ids["Orc"]) == in_here  # the same plans as reckoned in place
     board, built, walls = pool.run(kept_board, g["id"])
     assert built and walls == 0
-    pool.run(suggesting.reckoned, suggestions.frozen(game, indexes=False), ids["Orc"])
+    pool.run(suggesting.reckoned, foe_sandbox.frozen(game, indexes=False), ids["Orc"])
     assert pool.run(kept_board, g["id"]) == (board, built, 0)  # the same board kept, with its indexes
     r = client.post(f"/api/games/{g['id']}/commands", json={"type": "add_wall", "a": [0, 0], "b": [0, 3]},
                     headers={"Authorization": f"Bearer {g['gm_token']}"})
     assert r.status_code == 200, r.get_data(as_text=True)
     game = app.extensions["tacmap"].game(g["id"])
-    pool.run(suggesting.reckoned, suggestions.frozen(game, indexes=False), ids["Orc"])
+    pool.run(suggesting.reckoned, foe_sandbox.frozen(game, indexes=False), ids["Orc"])
     now, _built, walls = pool.run(kept_board, g["id"])
     assert now != board and walls == 1  # the board with the new wall, not the one kept before
 

@@ -9,7 +9,7 @@ holds every young object of the process, the reckoning thread's half-built tuple
 the GIL over between ``get_objects`` and ``len`` (each call's end is a switch point). It counted inside one C call
 after that, the list never seen by the interpreter loop (``held``: the survivors of each collection, now that it
 freezes them). And the copy of the game the reckoning reads shares nothing the loop may change
-(``suggestions.frozen``: the sheets too, which it shared).
+(``foe_sandbox.frozen``: the sheets too, which it shared).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tests.app.test_gevent_serving import Served
 from tests.app.test_suggestions_api import _two_against_two, _to_the_orcs_turn
 from webapp.game.bridge.fighting import sheet_of
 from tests.helpers import command
-from webapp.game.planning import suggestions
+from webapp.game.planning import foe_sandbox
 from webapp.live.server import collector
 
 pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
@@ -104,7 +104,7 @@ def test_the_collectors_counts_are_the_generations_sizes():
 
 @pytest.mark.app_config(DEMO=False, DICE_SEED="7")
 def test_the_frozen_copy_shares_nothing_the_loop_may_change(app, client):
-    """``suggestions.frozen``: every mutable part of the copy the reckoning thread reads is its own, not the
+    """``foe_sandbox.frozen``: every mutable part of the copy the reckoning thread reads is its own, not the
     game's (``is`` checks): tokens and their sheets, characters and their sheets, the fight and its books,
     settings, tactics and their anchors, the board's containers."""
     g, _mira, ids = _two_against_two(client, "gurps_lite")
@@ -113,7 +113,7 @@ def test_the_frozen_copy_shares_nothing_the_loop_may_change(app, client):
     game = app.extensions["tacmap"].game(g["id"])
     for name in ("Orc", "Ann"):  # a sheet of its own on a token, and a character's
         game.tokens[ids[name]].sheet = {"name": name, "weapons": {"Axe": {"damage": "1d6"}}}
-    copy = suggestions.frozen(game)
+    copy = foe_sandbox.frozen(game)
     assert game.characters or game.tokens
     for tid, token in game.tokens.items():  # the same token, and the same sheet as the rules read it (#67: a token
         mine = copy.tokens[tid]  # with neither a character nor a sheet is given the system's sample once)

@@ -14,7 +14,7 @@ import pytest
 
 from bench import forecast as bench
 from webapp.game import table
-from webapp.game.planning import forecast, forecast_fast
+from webapp.game.planning import forecast, forecast_fast, suggestions
 
 pytestmark = pytest.mark.long  # seconds each: run first (tests/conftest.py)
 
@@ -44,6 +44,27 @@ def test_a_state_met_again_is_answered_from_the_memo_and_plays_what_the_planner_
     again = forecast.play(start, seed, table.settle, bench.CAP, memo)
     assert memo.asked == 2 * asked and memo.met - met == asked, (met, asked, memo.met, memo.asked)  # all met
     assert again == first == forecast.play(start, seed, table.settle, bench.CAP)
+
+
+@pytest.mark.parametrize("system", ["gurps_lite", "tesseris_ads"])
+def test_the_squares_an_attack_is_judged_from_are_worked_out_once_per_turn_and_target_for_the_weapons_alike(
+        system, monkeypatch):
+    """A turn's squares to attack a target from (``suggestions._front``) are kept for its weapons alike on reach and
+    its ways with the same squares (``_Geometry.front``): run 0 of the bench's fight, each kept answer the one worked
+    out afresh, and one in four at least asked for again."""
+    fronts, asked = suggestions._Geometry.front, {"n": 0, "kept": 0}
+
+    def checked(geo, cells, target, foes, careful, within):
+        kept = (id(cells), target.id, (target.x, target.y), careful, within) in geo._fronts
+        out = fronts(geo, cells, target, foes, careful, within)
+        assert out == suggestions._front(cells, target, geo, foes, careful, within)
+        asked["n"], asked["kept"] = asked["n"] + 1, asked["kept"] + kept
+        return out
+
+    monkeypatch.setattr(suggestions._Geometry, "front", checked)
+    start = bench.start_of(system)
+    forecast.play(start, forecast.seed_of(bench.SEED, 0), table.settle, bench.CAP)
+    assert asked["n"] > 100 and asked["kept"] > asked["n"] / 4, asked
 
 
 def test_the_bench_measures_a_batch_and_where_its_time_goes():

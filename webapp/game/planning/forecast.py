@@ -37,6 +37,7 @@ from ..core import waits
 from ..core.model import GM, Rejected, unstored
 from ..core.text import N_
 from . import suggestions
+from .foe_sandbox import frozen
 from .forecast_fast import Memo
 
 if TYPE_CHECKING:
@@ -93,19 +94,19 @@ class Start:
 def prepared(game: "Game", from_start: bool, token_ids: Iterable[str] | None = None, players: str = "bold",
              tactics: dict[str, str] | None = None, removed: Iterable[str] = (), indexes: bool = True,
              extra: Iterable[str] = (), bennies: int = 0) -> Start:
-    """The base every run starts from: the game's tokens, characters, fight and board (``suggestions.frozen``), the
+    """The base every run starts from: the game's tokens, characters, fight and board (``foe_sandbox.frozen``), the
     players' tokens played by the planner (no owner: nobody is asked, the planner answers), the app's dice, Play the
     foes off. ``from_start``: the fight as Start fight would begin it (``token_ids``, else ``fighters``), begun in each
     run with its dice; else the fight as it stands (Rejected when there is none). ``tactics``: a foe's tactic for this
     forecast (what if); ``removed``: tokens left out of it (what if); ``extra``: foes that come twice (what if: a
     base of each beside it, its character and tactic its own); ``bennies``: Bennies more for each of the players'
     characters whose sheet has them (what if); ``indexes`` False: the board without its built indexes (a copy for
-    another process, ``suggestions.frozen``)."""
+    another process, ``foe_sandbox.frozen``)."""
     if players not in PLAYERS:
         raise Rejected(N_("players: bold or careful"))
     if not suggestions.reckoned(game):
         raise Rejected(N_("this game's fights cannot be forecast: its rules or this map have no plans yet"))
-    base = suggestions.frozen(game, indexes=indexes)
+    base = frozen(game, indexes=indexes)
     side = party(base)
     gone = set(removed)
     if from_start:
@@ -300,7 +301,7 @@ def play(start: Start, seed: int, settle: Settle, cap: int = ROUND_CAP, memo: "M
     """One run from ``start`` (``prepared``) with the dice of ``seed``, on its own copy (the board shared, read
     only). ``memo`` (``forecast_fast.Memo.of(start)``): what the runs of ``start`` keep between their turns, the same
     run with it as without (None: every turn reckoned afresh)."""
-    game, dice, side = suggestions.frozen(start.game), SeededDice(seed), start.side
+    game, dice, side = frozen(start.game), SeededDice(seed), start.side
     party_ids = [i for i in start.ids if i in side]
     held = _held(game, party_ids)
     if game.combat is None and not send(game, {"type": "start_combat", "token_ids": list(start.ids)}, dice, settle):

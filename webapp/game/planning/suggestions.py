@@ -77,12 +77,12 @@ from ..core import text
 from ..fight.aiming import AttackCommand
 from ..fight.combat import Act, decide as combat_decide
 from ..core.text import N_, rules_words
-from ..bridge.fighting import combatant, named_default, path_and_cost, position_of, settings_of, stands
+from ..bridge.fighting import combatant, path_and_cost, position_of, settings_of, stands
 from ..bridge.describe import square_name
 from ..core.feature import Feature
 from .foe_sandbox import (acted as _acted, cover_level as _cover_level, finishing, is_foe, is_melee as _is_melee,
                           named_foe, sandbox as _sandbox, weapons_of as _weapons, weighed)
-from ..core.model import GM, Event, Rejected, copied
+from ..core.model import GM, Event, Rejected
 from .suggestions_approach import MOST_PLANS, Ways as _Ways, approach as _approach, why_none as _why_none
 from . import morale, suggestions_side as _side
 from .suggestions_zones import plans_on_zones
@@ -148,27 +148,6 @@ def reckoned(game: "Game") -> bool:
 # --- reckoning ----------------------------------------------------------------------------------------------
 
 
-def frozen(game: "Game", indexes: bool = True) -> "Game":
-    """A copy of the game that :func:`reckon` may read in another thread while the game goes on, sharing nothing
-    the loop may change (issue #72): the board a snapshot (``Board.snapshot``), the tokens and characters with
-    their sheets, the fight, settings, tactics and zones its own (dicts and lists made anew: ``model.copied``;
-    words, numbers and the board's built indexes are values, shared; a token with neither a character nor a sheet
-    given the system's sample once, not a copy at each of the rules' reads: #67). Cheap (a few ms for 60 foes):
-    taken on the loop, it holds no lock. ``indexes`` False: the board's without its indexes (for a worker)."""
-    played = {c.token_id for c in game.characters.values()}
-    return dataclasses.replace(
-        game, tokens={k: dataclasses.replace(t, sheet=copied(t.sheet) if t.sheet or k in played else named_default(
-            rules.get(game.system), t.name)) for k, t in game.tokens.items()},
-        characters={k: dataclasses.replace(c, sheet=copied(c.sheet)) for k, c in game.characters.items()},
-        combat=copied(game.combat), log=[], vision=None,
-        board=game.board.snapshot(indexes), settings=copied(game.settings),
-        tactics=copied(game.tactics), zones=copied(game.zones), waits=copied(game.waits),
-        pending_reroll=copied(game.pending_reroll), dice=copied(game.dice), foe_play=copied(game.foe_play),
-        morale=copied(game.morale),
-        templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set(), removed={},
-        removed_unseen={}, seat_requests={}, undone=[], screen_view=copied(game.screen_view))
-
-
 def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
            provoking: list | None = None, ends_turn: bool = False, fighters: list | None = None) -> "Game | None":
     """``view`` after the foe's move to ``to``, as ``move_token`` in a fight would leave it (the rules' ``move``
@@ -213,6 +192,7 @@ class _Geometry:
         self._seen, self._far = kept(memo, ("geometry", self.diagonal), lambda: ({}, {}))
         self._shelter: dict = {}  # (a cell, the foes' squares) -> sheltered: this reckoning's (the system's levels)
         self._nearest: dict = {}
+        self._fronts: dict = {}
         self._fighters: tuple | None = None
         self._moves: tuple = (None, {})  # the view, and the moves judged on it: square -> the view after, or None
         self._side: tuple | None = None  # the system's side_notes hook and what it reads (#67), or None
@@ -258,17 +238,29 @@ class _Geometry:
         return found
 
     def nearest(self, cells: dict, aim: tuple[int, int]) -> list:
-        """``cells``' items nearest ``aim`` first, then the cheapest to reach (kept per aim for these cells)."""
-        kept = self._nearest.get(aim)
+        """``cells``' items nearest ``aim`` first, then the cheapest to reach (kept per aim and cells: the ways of a
+        turn with the same allowance share their cells)."""
+        kept = self._nearest.get((id(cells), aim))
         if kept is None or kept[0] is not cells:
-            counted = [0]
-
-            def by(item):
-                counted[0] += 1
-                if not counted[0] & 255:  # thousands of squares on a big map: the loop's thread may go first (#72)
+            far, order = self._far, []
+            for n, (cell, cost) in enumerate(cells.items()):
+                if not n & 255:  # thousands of squares on a big map: the loop's thread may go first (#72)
                     heavy.breathe()
-                return self.distance(item[0], aim), item[1]
-            kept = self._nearest[aim] = (cells, sorted(cells.items(), key=by))
+                d = far.get((cell, aim))
+                if d is None:
+                    d = far[(cell, aim)] = movement.distance(cell, aim, self.diagonal, self.grid)
+                order.append((d, cost, n, cell))
+            order.sort()  # (n: of those alike, in the cells' own order)
+            kept = self._nearest[(id(cells), aim)] = (cells, [(cell, cost) for _d, cost, _n, cell in order])
+        return kept[1]
+
+    def front(self, cells: dict, target: "Token", foes: list["Token"], careful: bool, within) -> list:
+        """:func:`_front`, kept per cells, target and reach while the reckoning lasts (its weapons alike on reach
+        share it: nothing it reads is the weapon's)."""
+        key = (id(cells), target.id, (target.x, target.y), careful, within)
+        kept = self._fronts.get(key)
+        if kept is None or kept[0] is not cells:
+            kept = self._fronts[key] = (cells, _front(cells, target, self, foes, careful, within))
         return kept[1]
 
     def fighters(self, view: "Game") -> list:
@@ -466,7 +458,7 @@ def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False,
                     continue
                 if way.get("weapons") is not None and weapon["key"] not in way["weapons"]:  # the ones it fits
                     continue
-                for cell, cost, key in _front(cells, target, geo, foes, careful, MELEE_MOST if melee else None):
+                for cell, cost, key in geo.front(cells, target, foes, careful, MELEE_MOST if melee else None):
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)

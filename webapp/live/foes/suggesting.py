@@ -2,7 +2,7 @@
 
 Reckoning a foe's plans judges tens of attacks by the rules' exact odds: tens of milliseconds of pure Python,
 more on a big map. It never runs inside a command (a move never waits for it): the GM page asks for it (``GET
-/api/games/<id>/suggestions/<token>``), and it runs on a copy of the game (``suggestions.frozen``, taken on the
+/api/games/<id>/suggestions/<token>``), and it runs on a copy of the game (``foe_sandbox.frozen``, taken on the
 loop without a switch, sharing nothing the loop may change) in a worker process (``server/workers.py``: the
 loop's thread never shares the GIL with it) while the asking greenlet waits, so every table goes on at its own
 pace meanwhile. A worker keeps the indexes it built on a game's board for the next reckoning on the same board
@@ -24,7 +24,7 @@ from collections import OrderedDict
 from flask import has_request_context, request
 
 from ...game.bridge import heavy
-from ...game.planning import suggestions
+from ...game.planning import foe_sandbox, suggestions
 from . import fairness
 from ..server import geometry, workers
 from .fairness import Busy  # noqa: F401 (the routes catch it from here)
@@ -96,7 +96,7 @@ def plans(game, token_id: str, language: str | None = None, said: bool = True, b
     them; ``Busy`` when the game, or its GM over all the games it asks of, has as many plan requests under way as
     it may."""
     shares = fair()
-    copy = suggestions.frozen(game, indexes=not _APART)  # a worker process keeps its own (``reckoned``)
+    copy = foe_sandbox.frozen(game, indexes=not _APART)  # a worker process keeps its own (``reckoned``)
     found = shares.run(game.id, reckoned, copy, token_id, gm=gm_of(asker() if by is None else by))
     game.board.adopt(copy.board)  # the indexes built on the copy are kept, if the board is unchanged (in this process)
     found = {**found, "seq": copy.seq}  # the state they were reckoned on: a step sent with it is refused once stale (#67)
