@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ..dice import DiceSource, RollRecord
-from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
+from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError
 from .checks import (damage_expression, parse_die, trait_chance, trait_dice, trait_die_modifiers, trait_needs,
                      trait_result)
 from .cover import cover_effect, cover_level, pieces_only
@@ -106,21 +106,31 @@ def settings_of(request: AttackRequest) -> dict:
     return merged_settings(request.options.get("settings"))
 
 
+def no_attack(a: Combatant):
+    """Why ``a`` makes no attack now, whatever its weapon and target (the words :func:`plan_of` refuses it with);
+    None when it may: Incapacitated, Shaken or Stunned (they take no actions: core rules, reading), or recovered
+    from Shaken this turn with only free actions left (its per-combatant state, turns.py)."""
+    asheet = a.sheet or {}
+    if asheet.get("incapacitated"):
+        return say("{name} is Incapacitated", name=a.name)
+    if asheet.get("shaken") or asheet.get("stunned"):
+        return say("{name} is Shaken and cannot attack", name=a.name) if asheet.get("shaken") \
+            else say("{name} is Stunned and cannot attack", name=a.name)
+    if (a.state or {}).get("free_only"):
+        return say("{name} recovered from Shaken this turn but has only free actions left", name=a.name)
+    return None
+
+
 def plan_of(request: AttackRequest) -> dict:
     """Everything about an attack that is known before rolling: the trait,
     TN, modifiers, damage expressions, RoF. Shared by attack and odds."""
     a, t, opts = request.attacker, request.target, request.options
     settings = settings_of(request)
     asheet, tsheet = a.sheet or {}, t.sheet or {}
-    if asheet.get("incapacitated"):
-        raise RuleError(say("{name} is Incapacitated", name=a.name))
-    if asheet.get("shaken") or asheet.get("stunned"):
-        # Shaken and Stunned characters take no actions (core rules, reading)
-        raise RuleError(say("{name} is Shaken and cannot attack", name=a.name) if asheet.get("shaken")
-                        else say("{name} is Stunned and cannot attack", name=a.name))
+    why = no_attack(a)
+    if why is not None:
+        raise RuleError(why)
     turn = a.state or {}  # the lifecycle's per-combatant state (turns.py): declared actions, running, Joker
-    if turn.get("free_only"):
-        raise RuleError(say("{name} recovered from Shaken this turn but has only free actions left", name=a.name))
     weapons = asheet.get("weapons") or {}
     if request.weapon is None:
         wname, w = say("Unarmed"), weapon_stats({"damage": "Str", "natural": True})

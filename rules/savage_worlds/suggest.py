@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..copying import copied
 from ..system import AttackRequest, Combatant
 from .. import odds as _dice
-from .attack import effective_toughness, gang_up_bonus, plan_of, target_toughness
+from .attack import effective_toughness, gang_up_bonus, no_attack, plan_of, target_toughness
 from .checks import parse_die
 from .health import TargetState, active
 from .movement import adjacent
@@ -89,7 +89,8 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
     Attack in melee (+2 Fighting and damage, Vulnerable after: "Wild Attack"), and a move alone (taking
     cover, withdrawing); and, for closing in on a foe no attack reaches this turn (``approach``), a run ("Running":
     Pace plus the running die) that moves no farther than the least the die gives (Pace + 1, less what it moved
-    already), so the move stays within whatever the die rolls when it is sent."""
+    already), so the move stays within whatever the die rolls when it is sent. No attack where the rules refuse
+    every one (Shaken, Stunned...: :func:`rules.savage_worlds.attack.no_attack`)."""
     per = (state.get("combatants") or {}).get(mover.id) or {}
     run = []
     if not per.get("ran"):
@@ -98,11 +99,12 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
         if most > 0:
             run = [{"action": "run", "action_options": {}, "attack": False, "approach": True, "options": {},
                     "melee": None, "move_most": float(most), "label": say("Run")}]
-    return run + [
+    attacks = [] if no_attack(mover) is not None else [  # (none where the rules refuse every attack: Shaken...)
         {"action": None, "action_options": {}, "attack": True, "options": {}, "melee": None, "label": say("Attack")},
         {"action": None, "action_options": {}, "attack": True, "options": {"wild_attack": True}, "melee": True,
          "risky": True,
-         "label": say("Wild Attack")},
+         "label": say("Wild Attack")}]
+    return run + attacks + [
         {"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None, "label": say("Move")},
     ]
 

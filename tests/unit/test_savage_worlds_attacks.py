@@ -529,3 +529,22 @@ def test_odds_monotone_in_modifier(sides, wild, mod, tn):
     b = sw.trait_odds(sides, wild, mod + 1, tn)
     assert b["hit"] >= a["hit"] - 1e-12 and b["raise"] >= a["raise"] - 1e-12
     assert 0 <= a["raise"] <= a["hit"] <= 1
+
+
+@pytest.mark.parametrize("why, sheet_state, turn", [
+    ("Ann is Incapacitated", {"incapacitated": True}, {}),
+    ("Ann is Shaken and cannot attack", {"shaken": True}, {}),
+    ("Ann is Stunned and cannot attack", {"stunned": True}, {}),
+    ("Ann recovered from Shaken this turn but has only free actions left", {}, {"free_only": True}),
+])
+def test_a_fighter_the_rules_let_make_no_attack_is_planned_no_attack_and_refused_in_the_same_words(
+        why, sheet_state, turn):
+    """The foes' planner (#67, #68) weighs no attack for a fighter whose every attack the rules refuse
+    (``plan_turns``: its run and its move alone), and the refusal it would have met says why."""
+    a = Combatant("ann", "Ann", sheet(**sheet_state), (0, 0), "pc", state=turn)
+    ways = sw.suggest.plan_turns({"combatants": {"ann": turn}}, a)
+    assert ways and not any(w["attack"] for w in ways) and any(w["label"] == "Move" for w in ways)
+    with pytest.raises(RuleError, match=why):
+        S.odds(AttackRequest(a, bob((1, 0)), "Long sword"))
+    fit = Combatant("ann", "Ann", sheet(), (0, 0), "pc")
+    assert sum(w["attack"] for w in sw.suggest.plan_turns({"combatants": {}}, fit)) == 2  # Attack, Wild Attack
