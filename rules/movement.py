@@ -321,21 +321,17 @@ def ways_back(board: Board, goal, diagonal: str, groups, most=None, below: float
     from ``goal``, stopped as soon as those are known; each cell's cost back by the same steps (the terrain of the
     cells entered on the way to ``goal``), as :func:`way_back` counts it. Other cells it came by are kept with
     their costs (never one not yet the least); a cell of a group not nearer than the others is left out.
-    (#67: a foe closing in on a far hero needs only the squares of its move that get it nearest.)
-    ``groups`` None: every cell a way leads from (the whole board searched; ``most`` and ``below`` not read), the
-    same cost for each cell as any narrower search gives it (a forecast keeps it for every foe closing in, #68)."""
+    (#67: a foe closing in on a far hero needs only the squares of its move that get it nearest; every cell's, the
+    whole board's search, is :func:`reachable`'s from ``goal``, each cell's cost less its terrain plus the goal's.)"""
     gx, gy = _cell(board, goal)
     w, h = board.width, board.height
     terr = _terrain_list(board)
     end = terr[gy * w + gx]
-    if groups is None:
-        stop = None
-    else:
-        wanted = [{y * w + x for x, y in g if 0 <= x < w and 0 <= y < h} for g in groups]
-        worst = max(1, max(board.terrain.values(), default=1))
-        stop = _Nearest(wanted, most, below - end, terr, worst)
-        if not stop.groups:
-            return {}
+    wanted = [{y * w + x for x, y in g if 0 <= x < w and 0 <= y < h} for g in groups]
+    worst = max(1, max(board.terrain.values(), default=1))
+    stop = _Nearest(wanted, most, below - end, terr, worst)
+    if not stop.groups:
+        return {}
     dist = _search(board, (gx, gy), diagonal, None, (), needed=stop)
     out: dict = {}
     for s, d in dist.items():

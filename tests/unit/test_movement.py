@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from rules.board import STEPS, Board
 from rules.movement import POLICIES, path_cost, reachable, shortest_path, step_cost, way_back, ways_back
+from webapp.game.planning.suggestions_approach import way_from
 
 DIAG4 = [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]
 
@@ -245,17 +246,16 @@ def test_the_ways_back_from_each_groups_nearest_cells_are_the_whole_searchs(seed
     """A foe closing in (#67) reads the way to a hero from only the nearest squares of each way's move: the search
     from the hero stops once those are known. Each cell it gives has the whole search's cost; each group's ``most``
     nearest by the way (their ties too) nearer than ``below`` are all there; the way from the foe's square is the
-    whole search's too. Without groups (None), every cell's: the whole search's, cell for cell (a forecast keeps it
-    for every foe closing in on the same square, #68)."""
+    whole search's too. A forecast keeps every cell's (#68: ``suggestions_approach.way_from``, for every foe closing
+    in on the same square): the whole search's, cell for cell, to the bit and in its order."""
     board = _random_board(seed, hexes)
     goal = ((seed * 7) % 24, (seed // 7) % 18)
     board.unblock(goal)
     end = board.terrain_cost(goal)
     whole = {c: (k - board.terrain_cost(c) + end if c != goal else 0.0)
              for c, k in reachable(board, goal, None, policy).items()}
-    every = ways_back(board, goal, policy, None)
-    assert every.keys() == whole.keys()
-    assert all(math.isclose(every[c], k, abs_tol=1e-9) for c, k in whole.items())
+    every = way_from(board, goal, 1, policy)
+    assert list(every.items()) == list(whole.items())
     limit = math.inf if below is None else below
     part = ways_back(board, goal, policy, [set(g) for g in groups], most, limit)
     for c, k in part.items():

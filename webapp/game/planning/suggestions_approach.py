@@ -66,7 +66,7 @@ class Ways(dict):
             return now, {}
         if self.memo is not None:  # every square's, kept per target square for every foe and run (#68)
             return now, kept(self.memo, ("ways to", aim, diagonal),
-                             lambda: movement.ways_back(board, aim, diagonal, None))
+                             lambda: way_from(board, aim, 1, diagonal))
         return now, movement.ways_back(board, aim, diagonal, self.groups, self.most, now)
 
 
