@@ -93,6 +93,12 @@ def attack_info(request: AttackRequest, weapon: dict, damage_type: str) -> Attac
     )
 
 
+def melee_reach(weapon: dict, maneuver: str, variant: str) -> float:
+    """How far a melee weapon strikes, in yards: its longest reach, at least 1, a yard more on an All-Out Attack
+    (Long) ("Maneuvers"); :func:`attack_modifiers` refuses an attack from farther."""
+    return max(1.0, reach_of(weapon)) + (1 if maneuver == "all_out_attack" and variant == "long" else 0)
+
+
 def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings: dict | None = None,
                      n_attacks_penalty: list[Modifier] | None = None) -> tuple[int, str, list[Modifier], int | None, dict]:
     """Base skill, modifiers and cap of one attack ("Attacking", "Hit Locations", "Ranged Attacks",
@@ -154,7 +160,7 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
         mods += location_penalty(location, t.sheet, target_weapon.get("reach", 1), bool(opts.get("from_behind")),
                                  bool(weapon.get("fencing")), bool(opts.get("disarm")), st)
     if not ranged and request.distance:
-        reach = max(1.0, reach_of(weapon)) + (1 if maneuver == "all_out_attack" and variant == "long" else 0)
+        reach = melee_reach(weapon, maneuver, variant)
         if request.distance > reach + 1e-9:
             raise RuleError(say("{weapon} reaches {reach} yard(s); the target is {distance} away", weapon=wname,
                                  reach=whole(reach), distance=whole(request.distance)))

@@ -8,11 +8,13 @@ own (:func:`rules.gurps_lite.odds.attack_odds`), nothing is estimated here.
 from __future__ import annotations
 
 from ..copying import copied
-from ..system import AttackRequest, Combatant
+from ..system import AttackRequest, Combatant, RuleError
 from ..text import say
+from .attack import melee_reach
 from .badges import maneuver_name
 from .data import MANEUVERS, settings_of
 from .defenses import FLANKED
+from .maneuvers import chosen_maneuver
 from .movement import flanks
 from .sheet import int_of, max_hp, num_of, shots_left, weapon_kind, weapons
 from .turns import fresh_state, fresh_turn
@@ -32,6 +34,18 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     return {"effect": float(odds.get("mean_injury") or 0.0), "unit": say("HP of injury"), "defense": defense,
             "down": float(down) if isinstance(down, (int, float)) else None,
             "down_worth": float(max_hp(request.target.sheet or {}) + 1)}
+
+
+def reach(weapon: dict, state: dict, options: dict | None = None) -> float | None:
+    """The farthest a fighter's melee ``weapon`` (its sheet's) strikes under its turn's maneuver (``state``, the
+    attack's ``options``), in yards (a square each): the foes' planner judges no square farther (#68), from which
+    the rules refuse the attack (:func:`rules.gurps_lite.attack.melee_reach`). None where no maneuver is read (the
+    rules refuse the attack in their own words)."""
+    try:
+        maneuver, variant, _moved = chosen_maneuver(options, state)
+    except RuleError:
+        return None
+    return melee_reach(weapon, maneuver, variant)
 
 
 def side_notes(cell, me: dict, allies: list[dict], enemies: list[dict], adjacent, settings: dict | None = None

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+import rules
+from rules.system import RuleError
 from bench import forecast as bench
 from webapp.game import table
 from webapp.game.planning import forecast, forecast_fast, suggestions
@@ -65,6 +67,27 @@ def test_the_squares_an_attack_is_judged_from_are_worked_out_once_per_turn_and_t
     start = bench.start_of(system)
     forecast.play(start, forecast.seed_of(bench.SEED, 0), table.settle, bench.CAP)
     assert asked["n"] > 100 and asked["kept"] > asked["n"] / 4, asked
+
+
+def test_no_melee_attack_is_judged_from_past_its_reach(monkeypatch):
+    """Run 0 of the bench's 3d6 fight (broadswords, punches, pistols): the planner asks the rules' odds of no melee
+    attack from farther than the weapon reaches (``_within``: the system's ``reach``), and of many attacks."""
+    system = rules.get("gurps_lite")
+    odds, asked = type(system).odds, {"n": 0, "past": []}
+
+    def told(self, request, *args, **kwargs):
+        asked["n"] += 1
+        try:
+            return odds(self, request, *args, **kwargs)
+        except RuleError as exc:
+            if "reaches" in str(exc):
+                asked["past"].append(str(exc))
+            raise
+
+    monkeypatch.setattr(type(system), "odds", told)
+    start = bench.start_of("gurps_lite")
+    forecast.play(start, forecast.seed_of(bench.SEED, 0), table.settle, bench.CAP)
+    assert asked["n"] > 300 and not asked["past"], (asked["n"], asked["past"][:3])
 
 
 def test_the_bench_measures_a_batch_and_where_its_time_goes():

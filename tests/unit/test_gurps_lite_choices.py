@@ -439,3 +439,23 @@ def test_a_fighter_out_of_the_fight_makes_no_attack_as_it_makes_no_move():
     with pytest.raises(RuleError, match="out of the fight"):
         S.attack(req(sheet=sheet), SeededDice(1))
     assert S.attack(req(), SeededDice(1)).summary
+
+
+@pytest.mark.parametrize("reach, maneuver, most", [
+    ("C", {}, 1), ("1", {}, 1), ("1,2", {}, 2), ("2,3", {}, 3),
+    ("1", {"maneuver": "all_out_attack", "variant": "long"}, 2), ("C,1", {"maneuver": "all_out_attack",
+                                                                         "variant": "determined"}, 1)])
+def test_the_planners_reach_of_a_melee_weapon_is_where_the_rules_stop_refusing_it(reach, maneuver, most):
+    """The foes' planner judges no square past a melee weapon's reach (``suggest.reach``, #68): from there the
+    rules refuse the attack ("Maneuvers": All-Out Attack (Long) a yard more), from within it they do not for reach."""
+    spear = {"skill": "Spear", "damage": "thr+2", "type": "imp", "reach": reach, "kind": "melee", "attack": "thrust"}
+    state = {"maneuver": maneuver["maneuver"], "variant": maneuver["variant"]} if maneuver else {}
+    assert S.planner.reach(spear, state, {}) == most
+    for far in range(1, 6):
+        r = req("Spear", {}, at=(1 + far, 1), sheet=shooter(Spear=spear), attacker_state=state)
+        try:
+            S.odds(r)
+            refused = ""
+        except RuleError as exc:
+            refused = str(exc)
+        assert ("reaches" in refused) == (far > most), (far, refused)

@@ -179,8 +179,7 @@ def _foes(game: "Game", token: "Token") -> list["Token"]:
 
 
 def _taken(game: "Game", token: "Token") -> set[tuple[int, int]]:
-    """The cells the other tokens cover (``Game.token_at``'s, big tokens included): a square ``token`` may not end
-    its move on when it would cover one."""
+    """The cells the other tokens cover (big tokens' every cell): ``token`` ends no move covering one."""
     return {c for t in game.tokens.values() if t.id != token.id for c in game.cells_of(t)}
 
 
@@ -191,8 +190,7 @@ class _Geometry:
         self.board, self.diagonal, self.grid = game.board, system.diagonal, game.board.grid
         self._seen, self._far = kept(memo, ("geometry", self.diagonal), lambda: ({}, {}))
         self._shelter: dict = {}  # (a cell, the foes' squares) -> sheltered: this reckoning's (the system's levels)
-        self._nearest: dict = {}
-        self._fronts: dict = {}
+        self._nearest, self._fronts = {}, {}  # kept per cells and aim, and per cells, target and reach
         self._fighters: tuple | None = None
         self._moves: tuple = (None, {})  # the view, and the moves judged on it: square -> the view after, or None
         self._side: tuple | None = None  # the system's side_notes hook and what it reads (#67), or None
@@ -276,21 +274,19 @@ class _Geometry:
         turn weighs the same square for every target and weapon)."""
         if self._moves[0] is not view:
             self._moves = (view, {})
-        kept = self._moves[1]
-        key = (cell, ends_turn)
+        kept, key = self._moves[1], (cell, ends_turn)
         if key not in kept:
             kept[key] = _moved(view, me, cell, system, settings, ends_turn=ends_turn, fighters=self.fighters(view))
         return kept[key]
 
     def of(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[float, bool, float]:
-        key = (a, b)
-        found = self._seen.get(key)
+        found = self._seen.get((a, b))
         if found is None:
             heavy.breathe()  # a line of fire and its cover: the loop's thread may go first (#72)
             d = movement.distance(a, b, self.diagonal, self.grid)
             clear = los.line_of_fire(self.board, a, b).clear
             fraction = los.cover(self.board, a, b).fraction if clear else 1.0
-            found = self._seen[key] = (d, clear, fraction)
+            found = self._seen[(a, b)] = (d, clear, fraction)
         return found
 
     def sheltered(self, cell: tuple[int, int], foes: list["Token"], system, settings: dict) -> bool:
@@ -458,7 +454,8 @@ def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False,
                     continue
                 if way.get("weapons") is not None and weapon["key"] not in way["weapons"]:  # the ones it fits
                     continue
-                for cell, cost, key in geo.front(cells, target, foes, careful, MELEE_MOST if melee else None):
+                within = _within(system, view, me, target, weapon, way) if melee else None
+                for cell, cost, key in geo.front(cells, target, foes, careful, within):
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
@@ -475,6 +472,17 @@ def reckon(game: "Game", token_id: str, side: bool = True, anyone: bool = False,
         out["none"] = morale.nowhere(low) or _why_none(game, token, system, foes, tactic, withdraw, paths, refused,
                                                         len(ways))
     return out
+
+
+def _within(system, view: "Game", me: "Token", target: "Token", weapon: dict, way: dict) -> float:
+    """How far from ``target`` an attack with the melee ``weapon`` is worth judging: ``MELEE_MOST``, or less where the
+    system's ``reach`` (the way's options) says the rules refuse it from farther (not for a big token)."""
+    hook = getattr(getattr(system, "planner", None), "reach", None)
+    if hook is None or getattr(me, "size", 1) != 1 or getattr(target, "size", 1) != 1:
+        return MELEE_MOST
+    most = hook(weapon.get("data") or {}, combatant(view, me).state,
+                way["options"](target.id) if callable(way["options"]) else way["options"])
+    return MELEE_MOST if most is None else min(MELEE_MOST, most + 1e-9)  # (the rules' own margin)
 
 
 def _turn_begun(game: "Game", token: "Token", system, settings: dict) -> "Game":
