@@ -525,33 +525,43 @@ def cover(board: Board, attacker, target) -> Cover:
     3 x 3 lattice of points in the target's cell that something obstructs
     (walls, doors, blocking cells, pieces of cover), and the sorted ids of
     everything that obstructs at least one of them. 1.0: no line reaches."""
+    share, blockers = _cover(board, attacker, target, False)
+    return Cover(share, sorted(blockers))
+
+
+def cover_fraction(board: Board, attacker, target) -> float:
+    """``cover(board, attacker, target).fraction``, each sight line stopped at the first thing that obstructs it
+    (the foes' planner reads the share alone)."""
+    return _cover(board, attacker, target, True)[0]
+
+
+def _cover(board: Board, attacker, target, first: bool) -> tuple[float, set]:
+    """:func:`cover`'s share and blockers (with ``first``, some of them only)."""
     ax, ay = _check_cell(board, attacker)
     tx, ty = _check_cell(board, target)
     if (ax, ay) == (tx, ty):
-        return Cover(0.0, [])
+        return 0.0, set()
     index = board.segments()
     w = index.width
     ends = (ay * w + ax, ty * w + tx)
+    obstructed = 0
+    blockers: set[str] = set()
     if board.grid.hex:
         (px, py), (cx, cy) = board.grid.centre((ax, ay)), board.grid.centre((tx, ty))
         met = _hex_met(index, _hex_fan(index, px, py, cx, cy))
-        obstructed = 0
-        blockers: set[str] = set()
         for ox, oy in HEX_COVER_SAMPLES:
-            blocked, ids = _hex_sight(index, px, py, cx + ox, cy + oy, ends, True, False, met)
+            blocked, ids = _hex_sight(index, px, py, cx + ox, cy + oy, ends, True, first, met)
             if blocked:
                 obstructed += 1
                 blockers |= ids
-        return Cover(obstructed / len(HEX_COVER_SAMPLES), sorted(blockers))
+        return obstructed / len(HEX_COVER_SAMPLES), blockers
     X0, Y0 = 4 * ax + 2, 4 * ay + 2
-    obstructed = 0
-    blockers: set[str] = set()
     for sx, sy in COVER_SAMPLES:
-        blocked, ids, _p, _c = _sight(index, X0, Y0, 4 * tx + sx, 4 * ty + sy, ends, True, False)
+        blocked, ids, _p, _c = _sight(index, X0, Y0, 4 * tx + sx, 4 * ty + sy, ends, True, first)
         if blocked:
             obstructed += 1
             blockers |= ids
-    return Cover(obstructed / len(COVER_SAMPLES), sorted(blockers))
+    return obstructed / len(COVER_SAMPLES), blockers
 
 
 def can_see(board: Board, a, b) -> bool:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rules.board import Board, segment_touches, Segment
 from rules.grid import HEX_FLAT, HEX_POINTY, Place, cell_steps
-from rules.los import HEX_COVER_SAMPLES, can_see, cover, line_of_fire, visible_cells
+from rules.los import HEX_COVER_SAMPLES, can_see, cover, cover_fraction, line_of_fire, visible_cells
 from rules.movement import distance, footprint_search, path_cost, reachable, shortest_path, way_exists
 
 HEXES = [HEX_POINTY, HEX_FLAT]
@@ -405,6 +405,7 @@ def test_hex_visible_cells_on_a_big_walled_board_is_line_of_fire(grid):
 def test_hex_cover_is_a_share_of_nine_lines(board, a, t):
     c = cover(board, a, t)
     assert c.fraction * 9 == round(c.fraction * 9) and 0 <= c.fraction <= 1
+    assert cover_fraction(board, a, t) == c.fraction  # each line stopped at its first obstruction: the same share
     assert (c.fraction == 0) == (not c.blockers)
     if a != t and not line_of_fire(board, a, t).clear:
         assert c.fraction > 0

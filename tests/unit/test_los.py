@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.board import Board
-from rules.los import COVER_SAMPLES, Cover, LineOfFire, can_see, cover, line_of_fire, visible_cells
+from rules.los import COVER_SAMPLES, Cover, LineOfFire, can_see, cover, cover_fraction, line_of_fire, visible_cells
 
 
 def lof(board, a, b):
@@ -199,6 +199,7 @@ def test_line_of_fire_is_symmetric(board, a, b):
     assert set(ab.cells) == set(ba.cells)
     assert ab.cells[0] == a and ab.cells[-1] == b
     assert can_see(board, a, b) == ab.clear
+    assert cover_fraction(board, a, b) == cover(board, a, b).fraction
 
 
 @settings(max_examples=150, deadline=None)

@@ -285,7 +285,7 @@ class _Geometry:
             heavy.breathe()  # a line of fire and its cover: the loop's thread may go first (#72)
             d = movement.distance(a, b, self.diagonal, self.grid)
             clear = los.can_see(self.board, a, b)
-            fraction = los.cover(self.board, a, b).fraction if clear else 1.0
+            fraction = los.cover_fraction(self.board, a, b) if clear else 1.0
             found = self._seen[(a, b)] = (d, clear, fraction)
         return found
 
