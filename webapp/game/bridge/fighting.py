@@ -58,12 +58,26 @@ def settings_of(game: "Game") -> dict:
 
 
 def combatant(game: "Game", token: "Token") -> Combatant:
+    """What the rules are told of ``token``: its sheet (:func:`sheet_of`), where it is, its side, its fight state."""
+    return combatants(game, (token,))[0]
+
+
+def combatants(game: "Game", tokens) -> list[Combatant]:
+    """:func:`combatant` of each of ``tokens``, the game's characters and fight read once (an attack's others, the
+    fight's fighters: the foes' planner asks for thousands, #68)."""
     state = (game.combat or {}).get("state", {}).get("combatants", {}) if game.combat else {}
-    return Combatant(
-        id=token.id, name=token.name, sheet=sheet_of(game, token),
-        position=position_of(game, token), side=token.kind, is_player=token.kind == "pc",
-        state=dict(state.get(token.id, {})) if isinstance(state, dict) else {},
-    )
+    state = state if isinstance(state, dict) else {}
+    played: dict = {}
+    for c in game.characters.values():  # (a token's first character, as of_token finds it)
+        played.setdefault(c.token_id, c)
+    out = []
+    for token in tokens:
+        character = played.get(token.id)
+        sheet = character.sheet if character is not None else \
+            token.sheet or named_default(rules.get(game.system), token.name)
+        out.append(Combatant(id=token.id, name=token.name, sheet=sheet, position=position_of(game, token),
+                             side=token.kind, is_player=token.kind == "pc", state=dict(state.get(token.id, {}))))
+    return out
 
 
 def position_of(game: "Game", token: "Token"):
@@ -148,7 +162,7 @@ def current_token(game: "Game") -> "Token | None":
 
 def fighters_of(game: "Game") -> list[Combatant]:
     order = game.combat["order"] if game.combat else []
-    return [combatant(game, game.tokens[i]) for i in order if i in game.tokens]
+    return combatants(game, [game.tokens[i] for i in order if i in game.tokens])
 
 
 def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):

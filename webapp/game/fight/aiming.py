@@ -20,7 +20,7 @@ from rules.system import AttackRequest, BaseSystem, RuleError, RuleNotImplemente
 from ..bridge import fighting, fog, zonelayout
 from ..core import text
 from ..core.text import rules_words
-from ..bridge.fighting import aim_squares, combatant, not_automated, position_of, settings_of
+from ..bridge.fighting import aim_squares, combatant, combatants, not_automated, position_of, settings_of
 from .defenses import defense_choices
 from ..core.model import Rejected
 from ..core.text import N_
@@ -82,7 +82,7 @@ def _request(game: "Game", cmd: AttackCommand, system, attacker: "Token", target
     request = AttackRequest(
         attacker=fighter, target=combatant(game, target), weapon=cmd.weapon, distance=distance, cover=cover,
         options={**cmd.options, "settings": settings_of(game)}, board=board,
-        others=[combatant(game, t) for t in game.tokens.values() if t.id not in (attacker.id, target.id)],
+        others=combatants(game, [t for t in game.tokens.values() if t.id not in (attacker.id, target.id)]),
     )
     band = None
     if weapon is not None:

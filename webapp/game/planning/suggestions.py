@@ -77,7 +77,7 @@ from ..core import text
 from ..fight.aiming import AttackCommand
 from ..fight.combat import Act, decide as combat_decide
 from ..core.text import N_, rules_words
-from ..bridge.fighting import combatant, path_and_cost, position_of, settings_of, stands
+from ..bridge.fighting import combatant, fighters_of, path_and_cost, position_of, settings_of, stands
 from ..bridge.describe import square_name
 from ..core.feature import Feature
 from .foe_sandbox import (acted as _acted, cover_level as _cover_level, finishing, is_foe, is_melee as _is_melee,
@@ -158,7 +158,7 @@ def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: 
         return view
     path, cost = path_and_cost(view, token, to)
     if fighters is None:  # the fight's combatants in ``view`` (the caller may have them already)
-        fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
+        fighters = fighters_of(view)
     try:
         result = system.move(view.combat["state"], combatant(view, token), path, cost, fighters, view.board,
                              SeededDice(0), settings)
@@ -264,8 +264,7 @@ class _Geometry:
     def fighters(self, view: "Game") -> list:
         """The fight's combatants in ``view``, as a move is judged among them (kept while ``view`` is the same)."""
         if self._fighters is None or self._fighters[0] is not view:
-            self._fighters = (view, [combatant(view, t) for i in view.combat["order"]
-                                     if (t := view.tokens.get(i)) is not None])
+            self._fighters = (view, fighters_of(view))
         return self._fighters[1]
 
     def moved(self, view: "Game", me: "Token", cell: tuple[int, int], system, settings: dict,
