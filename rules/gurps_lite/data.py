@@ -307,9 +307,16 @@ def default_settings() -> dict:
     }
 
 
+class Settings(dict):
+    """The per-game settings as :func:`settings_of` made them (read, never changed): given again, they are themselves
+    (an attack's odds read them a dozen times over, #68)."""
+
+
 def settings_of(settings: dict | None) -> dict:
     """The per-game settings: the defaults with the known keys of ``settings`` over them."""
-    out = default_settings()
+    if type(settings) is Settings:
+        return settings
+    out = Settings(default_settings())
     if settings:
         out.update({k: v for k, v in settings.items() if k in out})
     return out
