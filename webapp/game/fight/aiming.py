@@ -77,12 +77,12 @@ def _weapon(system, attacker_sheet: dict, key: str | None, name: str) -> dict | 
 def _request(game: "Game", cmd: AttackCommand, system, attacker: "Token", target: "Token", distance: float,
              cover, board, fraction: float | None):
     """The rules' request for this attack, with the range band and the cover as the preview shows them."""
-    fighter = combatant(game, attacker)
+    fighter, aimed, *others = combatants(game, [attacker, target, *(t for t in game.tokens.values()
+                                                                     if t.id not in (attacker.id, target.id))])
     weapon = _weapon(system, fighter.sheet, cmd.weapon, attacker.name)
     request = AttackRequest(
-        attacker=fighter, target=combatant(game, target), weapon=cmd.weapon, distance=distance, cover=cover,
-        options={**cmd.options, "settings": settings_of(game)}, board=board,
-        others=combatants(game, [t for t in game.tokens.values() if t.id not in (attacker.id, target.id)]),
+        attacker=fighter, target=aimed, weapon=cmd.weapon, distance=distance, cover=cover,
+        options={**cmd.options, "settings": settings_of(game)}, board=board, others=others,
     )
     band = None
     if weapon is not None:
