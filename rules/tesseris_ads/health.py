@@ -10,6 +10,8 @@ Every function returns a new sheet; the one given is left as it was.
 
 from __future__ import annotations
 
+import functools
+
 
 from ..copying import copied
 from ..dice import DiceSource
@@ -21,6 +23,7 @@ from .sheet import current_max_stamina, full_max_stamina, max_wounds, num, stami
 from .status import add_status, end_of_scene, names, remove_status, status_modifiers
 
 
+@functools.lru_cache(maxsize=4096)  # (the exact odds split every hit of every attack they weigh, #68)
 def damage_split(damage: int, stamina: int) -> tuple[int, int]:
     """Stamina lost and Wounds gained from one hit after soak (*Tesseris Combat*, "Damage,
     Stamina, and Wounds", "Taking Wounds").

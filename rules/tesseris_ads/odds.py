@@ -133,7 +133,8 @@ def _hits_outcome(hit_nets: tuple[int, ...], defense_total: int, base: int, impa
         nxt: dict[tuple[int, int, bool], float] = {}
         for (st, w, hurt), p in states.items():
             for k, q in extra:
-                after = max(0, raw + k - soak)
+                after = raw + k - soak
+                after = after if after > 0 else 0  # (max(0, ...) without the call: a million a forecast)
                 if no_wounds:
                     lost, wounds = min(after, st), 0
                 else:
@@ -213,11 +214,12 @@ def _table(action, att_items: tuple, dfn_items: tuple, bullets: int, defense: st
     # a few dozen judgements rather than one per pair (hundreds; the preview judges every defense the target has).
     by_total = crit_basis not in ("net", "always")
     pairs: dict[tuple[int, int], float] = {}
+    get = pairs.get
     for a, pa in att_items:
         of_a = a if by_total else min(max(a, 0), 1)  # (else an attack total standing for all alike: 0 under 1, 1 not)
         for d, pd in dfn_items:
             key = (a - d, of_a)
-            pairs[key] = pairs.get(key, 0.0) + pa * pd
+            pairs[key] = get(key, 0.0) + pa * pd
     out: dict[str, float] = {}
     mean_lost = mean_wounds = mean_down = 0.0
     for (net, of_a), p in pairs.items():
