@@ -35,7 +35,11 @@ def of_token(game: "Game", token_id: str) -> Character | None:
 
 def sheet_of(game: "Game", token: "Token") -> dict:
     """The sheet a token plays with: its character's, else its own, else the system's sample character."""
-    character = of_token(game, token.id)
+    return _sheet(game, token, of_token(game, token.id))
+
+
+def _sheet(game: "Game", token: "Token", character: Character | None) -> dict:
+    """:func:`sheet_of` once the token's character (None: it has none) is found."""
     if character is not None:
         return character.sheet
     return token.sheet or named_default(rules.get(game.system), token.name)
@@ -70,14 +74,9 @@ def combatants(game: "Game", tokens) -> list[Combatant]:
     played: dict = {}
     for c in game.characters.values():  # (a token's first character, as of_token finds it)
         played.setdefault(c.token_id, c)
-    out = []
-    for token in tokens:
-        character = played.get(token.id)
-        sheet = character.sheet if character is not None else \
-            token.sheet or named_default(rules.get(game.system), token.name)
-        out.append(Combatant(id=token.id, name=token.name, sheet=sheet, position=position_of(game, token),
-                             side=token.kind, is_player=token.kind == "pc", state=dict(state.get(token.id, {}))))
-    return out
+    return [Combatant(id=token.id, name=token.name, sheet=_sheet(game, token, played.get(token.id)),
+                      position=position_of(game, token), side=token.kind, is_player=token.kind == "pc",
+                      state=dict(state.get(token.id, {}))) for token in tokens]
 
 
 def position_of(game: "Game", token: "Token"):

@@ -240,14 +240,11 @@ class _Geometry:
         turn with the same allowance share their cells)."""
         kept = self._nearest.get((id(cells), aim))
         if kept is None or kept[0] is not cells:
-            far, order = self._far, []
+            distance, order = self.distance, []
             for n, (cell, cost) in enumerate(cells.items()):
                 if not n & 255:  # thousands of squares on a big map: the loop's thread may go first (#72)
                     heavy.breathe()
-                d = far.get((cell, aim))
-                if d is None:
-                    d = far[(cell, aim)] = movement.distance(cell, aim, self.diagonal, self.grid)
-                order.append((d, cost, n, cell))
+                order.append((distance(cell, aim), cost, n, cell))
             order.sort()  # (n: of those alike, in the cells' own order)
             kept = self._nearest[(id(cells), aim)] = (cells, [(cell, cost) for _d, cost, _n, cell in order])
         return kept[1]
