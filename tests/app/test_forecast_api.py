@@ -135,6 +135,38 @@ def test_the_most_dangerous_foe_is_the_one_whose_removal_helps_the_players_most(
 
 
 @pytest.mark.app_config(DEMO=False, ASYNC_MODE="threading")
+@pytest.mark.parametrize("lang, before, after", [("en", "about ", " left"), ("de", "noch etwa ", ""),
+                                                 ("fr", "encore environ ", ""), ("es", "faltan? aproximadamente ", "")])
+def test_the_card_says_how_long_the_forecast_will_take_yet_in_the_gms_language(app, client, lang, before, after):
+    """While a forecast runs, its card says the time it will take yet at its pace so far (seconds, or minutes past a
+    minute), in the GM's language; the figures of a stopped one say "stopped" and no time."""
+    import re
+
+    g, _, ids = _fight(client)
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True)
+    language = {"Accept-Language": lang}
+    card = client.post(f"/games/{g['id']}/forecast", data={"from": "start", "players": "bold", "runs": "5000",
+                                                           "listed": list(ids.values()), "fights": list(ids.values())},
+                       headers=language).get_data(as_text=True)
+    fid = re.search(r"/forecast/([0-9a-f]+)/stop", card).group(1)
+    end = time.monotonic() + 30
+    while True:
+        page = re.sub(r"\s+", " ", client.get(f"/games/{g['id']}/forecast/{fid}", headers=language).get_data(as_text=True))
+        left = re.search(r'<span class="forecast-left">(.*?)</span>', page)
+        if left:
+            break
+        assert time.monotonic() < end, "no run finished, or the card said no time"
+        time.sleep(0.05)
+    words = left.group(1)
+    assert re.fullmatch(rf"{before}\d+ \w+{after}", words), words
+    amount = int(re.search(r"\d+", words).group())
+    assert amount >= 1 and (amount % 5 == 0 or not re.search(r"sec|Sek|seg", words)), words  # seconds come by fives
+    client.delete(_url(g, fid), headers=bearer(g["gm_token"]))
+    stopped = client.get(f"/games/{g['id']}/forecast/{fid}", headers=language).get_data(as_text=True)
+    assert 'class="forecast-left"' not in stopped
+
+
+@pytest.mark.app_config(DEMO=False, ASYNC_MODE="threading")
 def test_the_gm_pages_form_leaves_out_the_unticked_and_brings_a_foe_twice(app, client):
     """The card's form (#68): every fighter listed with "in the fight"; a hero and a foe unticked are left out of
     the forecast, a foe ticked "twice" comes twice, a changed tactic is said; a player's browser is refused."""

@@ -48,9 +48,10 @@ def _encounter(server):
     return g, mira, ids, crypt, command
 
 
-def _forecast(gm, runs: str = "20") -> list[int]:
+def _forecast(gm, runs: str = "20", left: list | None = None) -> list[int]:
     """Forecast from the card; the progress bar's values seen until it is done (this forecast's: the one before
-    stays done until the new one's first figures are drawn, and on a loaded machine that can take seconds)."""
+    stays done until the new one's first figures are drawn, and on a loaded machine that can take seconds).
+    ``left``: where the words of the time it will take yet go, as the card said them while it ran."""
     now = gm.locator("#forecast-result .forecast-now")
     before = now.get_attribute("data-forecast") if now.count() else None
     gm.locator("#forecast-form select[name=runs]").select_option(runs)
@@ -65,6 +66,8 @@ def _forecast(gm, runs: str = "20") -> list[int]:
             seen.append(int(bar.get_attribute("value") or 0))
             if seen[-1] == int(runs):
                 break
+            if left is not None:  # (all_inner_texts: no wait, the card is drawn again every half second)
+                left += now.locator(".forecast-left").all_inner_texts()
         gm.wait_for_timeout(250)
     expect(now).to_contain_text(f"{runs} of {runs} fights · done", timeout=60000)
     return seen
@@ -84,8 +87,10 @@ def test_the_gm_forecasts_a_prepared_encounter_takes_a_foe_out_and_forecasts_fro
     # the prepared map's foes (the players do not see it yet), each with its tactic; the party comes along
     expect(form.locator("tbody th")).to_have_text(["Ann", "Bob", "Orc", "Imp", "Ogre"])
     expect(form.locator("input[name=from][value=now]")).to_be_disabled()  # no fight on that map
-    seen = _forecast(gm)
+    left: list[str] = []
+    seen = _forecast(gm, left=left)
     assert any(0 < v < 20 for v in seen), seen  # the figures filled in as the runs finished
+    assert left and all(re.fullmatch(r"about \d+ (seconds?|minutes?) left", w) for w in left), left  # and how long yet
     now = gm.locator("#forecast-result .forecast-now")
     expect(now.locator(".forecast-win")).to_contain_text(re.compile(r"The players win \d+% of the fights"))
     expect(now.locator("tbody th")).to_have_text(["Ann", "Bob", "Orc", "Imp", "Ogre"])

@@ -205,6 +205,27 @@ def test_batches_played_on_several_lanes_and_come_back_out_of_order_give_one_lan
     assert prefixes == list(range(1, runs + 1))
 
 
+def test_the_time_a_forecast_takes_yet_is_its_pace_so_far_over_the_runs_left_of_every_fight_it_plays():
+    """The card says how long a forecast will take yet (#68: 500 fights are minutes here): the time since it was asked
+    for, over the runs done of the whole fight and of the fights without a foe, times the runs left; nothing before
+    its first run, nor once it is done or stopped."""
+    from webapp.live.foes import forecasting
+
+    whole, without = forecast.Figures(1, 100), forecast.Figures(1, 100)
+    job = forecasting.Job("j", "g", [forecasting.Variant(None, None, whole), forecasting.Variant("imp", None, without)],
+                          begun=1000.0)
+    assert job.left(now=1010.0) is None  # no run in yet: no pace to tell
+    whole.done.extend([object()] * 30)
+    without.done.extend([object()] * 10)
+    assert job.left(now=1010.0) == pytest.approx(10.0 * 160 / 40)  # 40 runs in 10 s, 160 to go
+    whole.done.extend([object()] * 70)
+    assert job.left(now=1020.0) == pytest.approx(20.0 * 90 / 110)
+    job.stopped = True
+    assert job.left(now=1020.0) is None
+    job.stopped, job.done = False, True
+    assert job.left(now=1020.0) is None
+
+
 def test_an_attacks_line_and_cover_kept_on_the_board_go_with_the_next_wall():
     """An attack's plan keeps its line of fire and cover on the board as it is (``aiming._sighted``, #68: the planner
     weighs the same shot for every way and weapon): asked again, the same answers; after a wall goes up between the

@@ -97,10 +97,20 @@ class Job:
     stopped: bool = False
     done: bool = False
     error: str | None = None
+    begun: float = field(default_factory=time.monotonic)  #: when it was asked for (``time.monotonic``)
 
     @property
     def figures(self) -> forecast.Figures:
         return self.variants[0].figures
+
+    def left(self, now: float | None = None) -> float | None:
+        """The seconds it will take yet at its pace so far (the time since it was asked for, over the runs done of
+        every variant it plays); None before its first run is in, and once it is done or stopped."""
+        done = sum(len(v.figures.done) for v in self.variants)
+        total = self.figures.runs * len(self.variants)
+        if self.done or self.stopped or not done or done >= total:
+            return None
+        return ((time.monotonic() if now is None else now) - self.begun) * (total - done) / done
 
     def as_dict(self) -> dict:
         out = {"id": self.id, "done": self.done, "stopped": self.stopped and not self.done,
