@@ -26,9 +26,7 @@ whole and ``reachable``'s time, with the ratios to ``dijkstra2d``; then a path's
 from __future__ import annotations
 
 import math
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -193,7 +191,7 @@ def path(board, start, goal, diagonal: str, occupied=(), costs: dict | None = No
     back = [(k, -dx, -dy) for k, (dx, dy) in enumerate(STEPS) if k in costs]
     way, (x, y) = [goal], goal
     while (x, y) != tuple(start):
-        here, step = int(dist[y, x]), int(costs_of_cell(board, (x, y)))
+        here, step = int(dist[y, x]), int(board.terrain.get((x, y), 1))
         best = None
         for k, bx, by in back:
             sx, sy = x + bx, y + by
@@ -212,26 +210,17 @@ def path(board, start, goal, diagonal: str, occupied=(), costs: dict | None = No
     return total, way
 
 
-def costs_of_cell(board, cell) -> int:
-    """The terrain cost of entering ``cell``."""
-    return board.terrain.get(cell, 1)
-
-
 def _ms(fn, repeat: int) -> float:
+    """``bench_rules.median_ms`` after a first call (tcod's import, numpy's first use)."""
+    from bench.bench_rules import median_ms
+
     fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
+    return median_ms(fn, repeat)
 
 
-def measure(board, origin, diagonal: str = "chebyshev", repeat: int = 9) -> dict:
-    """Median ms of each part of :func:`reach` and of ``reachable`` on ``board`` from ``origin``, with tcod's
-    ``dijkstra2d`` on the rules bench's coarse grid (``bench_rules.tcod_rows``'s reference)."""
-    import tcod.path as tp
-
+def _coarse(board, *free) -> np.ndarray:
+    """The rules bench's coarse grid for tcod (``bench_rules.tcod_rows``): each cell's terrain, 0 (blocked) where a
+    wall or closed door passes through it or it blocks; the cells ``free`` open."""
     w, h = board.width, board.height
     coarse = np.ones((h, w), dtype=np.int32)
     for (x, y), c in board.terrain.items():
@@ -241,6 +230,18 @@ def measure(board, origin, diagonal: str = "chebyshev", repeat: int = 9) -> dict
             coarse[divmod(i, w)] = 0
     for x, y in board.blocked:
         coarse[y, x] = 0
+    for x, y in free:
+        coarse[y, x] = 1
+    return coarse
+
+
+def measure(board, origin, diagonal: str = "chebyshev", repeat: int = 9) -> dict:
+    """Median ms of each part of :func:`reach` and of ``reachable`` on ``board`` from ``origin``, with tcod's
+    ``dijkstra2d`` on the rules bench's coarse grid (``bench_rules.tcod_rows``'s reference)."""
+    import tcod.path as tp
+
+    w, h = board.width, board.height
+    coarse = _coarse(board)
 
     def dijkstra2d():
         dist = tp.maxarray((h, w), dtype=np.int32)
@@ -272,16 +273,7 @@ def measure_path(board, origin, goal, repeat: int = 9) -> dict:
     on the coarse grid (``bench_rules.tcod_rows``'s reference)."""
     import tcod.path as tp
 
-    w, h = board.width, board.height
-    coarse = np.ones((h, w), dtype=np.int32)
-    for (x, y), c in board.terrain.items():
-        coarse[y, x] = max(1, round(c))
-    for i, bucket in enumerate(board.segments().buckets):
-        if bucket:
-            coarse[divmod(i, w)] = 0
-    for x, y in board.blocked:
-        coarse[y, x] = 0
-    coarse[origin[1], origin[0]] = coarse[goal[1], goal[0]] = 1
+    coarse = _coarse(board, origin, goal)
 
     def reference():
         found = tp.Pathfinder(tp.SimpleGraph(cost=coarse, cardinal=1, diagonal=1))
