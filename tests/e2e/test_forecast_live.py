@@ -73,6 +73,7 @@ def _forecast(gm, runs: str = "20", left: list | None = None) -> list[int]:
     return seen
 
 
+@pytest.mark.timeout(300)  # three forecasts on workers in the idle class: beside the other lane's tests, 2 minutes in CI
 def test_the_gm_forecasts_a_prepared_encounter_takes_a_foe_out_and_forecasts_from_here(server, new_page, shot):
     g, mira, ids, crypt, command = _encounter(server)
     gm = new_page(viewport={"width": 1280, "height": 900})
