@@ -76,9 +76,14 @@ def costs_of(board, occupied, start, diagonal: str) -> dict[int, np.ndarray]:
     return out
 
 
-def search(board, start, diagonal: str, costs: dict):
-    """tcod's search of the board's steps from ``start``: each state's least cost, ``(layers, h, w)``, and the
-    steps as ``(step, layer left, layer entered, its cost times the terrain)``."""
+def _whole(board) -> bool:
+    """Whether tcod's integer costs can stand for the board's: squares, every terrain cost an ``int``."""
+    return not board.grid.hex and all(type(c) is int for c in board.terrain.values())
+
+
+def _finder(board, start, diagonal: str, costs: dict):
+    """tcod's pathfinder over the board's steps from ``start`` (not yet run) and the steps as ``(step, layer left,
+    layer entered, its cost times the terrain)``: one layer, or under ``"alternating"`` two."""
     import tcod.path as tp
 
     w, h = board.width, board.height
@@ -104,12 +109,19 @@ def search(board, start, diagonal: str, costs: dict):
         root = (0, sy, sx)
     found = tp.Pathfinder(graph)
     found.add_root(root)
+    return found, edges
+
+
+def search(board, start, diagonal: str, costs: dict):
+    """tcod's search of the board's steps from ``start``: each state's least cost, ``(layers, h, w)``, the value
+    of a state not reached, and the steps (:func:`_finder`'s)."""
+    found, edges = _finder(board, start, diagonal, costs)
     found.resolve()
     layers = 1 if diagonal != "alternating" else 2
-    return found.distance.reshape(layers, h, w), np.iinfo(found.distance.dtype).max, edges
+    return (found.distance.reshape(layers, board.height, board.width), np.iinfo(found.distance.dtype).max, edges)
 
 
-def order_of(board, start, budget, best, unreached, edges, costs) -> np.ndarray:
+def order_of(start, budget, best, unreached, edges, costs) -> np.ndarray:
     """The states in the order ``reachable``'s search first reaches them (state ``layers * i + parity``)."""
     layers, h, w = best.shape
     limit = math.inf if budget is None else budget
@@ -135,7 +147,7 @@ def order_of(board, start, budget, best, unreached, edges, costs) -> np.ndarray:
     return np.concatenate(([s0], reached[_stable_order(keys[reached])]))
 
 
-def answer(board, best, unreached, budget, order) -> dict:
+def answer(best, unreached, budget, order) -> dict:
     """``reachable``'s dictionary from the states' order: each cell at its first state's place, its least cost."""
     layers, h, w = best.shape
     cells = order // layers if layers == 2 else order
@@ -154,11 +166,11 @@ def answer(board, best, unreached, budget, order) -> dict:
 def reach(board, start, budget, diagonal: str, occupied=()) -> dict:
     """``movement.reachable(board, start, budget, diagonal, occupied)`` with tcod doing the search (a square board,
     a policy of :data:`POLICIES`, every terrain cost an ``int``)."""
-    if board.grid.hex or diagonal not in POLICIES or not all(type(c) is int for c in board.terrain.values()):
+    if not _whole(board) or diagonal not in POLICIES:
         raise ValueError("tcod's integer costs: squares, a whole-number policy and whole terrain costs only")
     costs = costs_of(board, occupied, start, diagonal)
     best, unreached, edges = search(board, start, diagonal, costs)
-    return answer(board, best, unreached, budget, order_of(board, start, budget, best, unreached, edges, costs))
+    return answer(best, unreached, budget, order_of(start, budget, best, unreached, edges, costs))
 
 
 def path(board, start, goal, diagonal: str, occupied=(), costs: dict | None = None):
@@ -168,18 +180,11 @@ def path(board, start, goal, diagonal: str, occupied=(), costs: dict | None = No
     before it is, of those a least-cost way comes through, the first its search takes (by ``(cost + h, cost,
     square)``, ``h`` the policy's distance to the goal: ``rules.stepsearch.path_whole``'s order). ``costs``:
     :func:`costs_of`'s, made already (as a product would keep them per board)."""
-    import tcod.path as tp
-
-    if board.grid.hex or diagonal not in ("chebyshev", "manhattan") or not all(
-            type(c) is int for c in board.terrain.values()):
+    if not _whole(board) or diagonal not in ("chebyshev", "manhattan"):
         raise ValueError("tcod's integer costs: squares, chebyshev or manhattan and whole terrain costs only")
     w, h = board.width, board.height
     costs = costs_of(board, occupied, start, diagonal) if costs is None else costs
-    graph = tp.CustomGraph((h, w))
-    for k, c in costs.items():
-        graph.add_edge((STEPS[k][1], STEPS[k][0]), 1, cost=c)
-    found = tp.Pathfinder(graph)
-    found.add_root((start[1], start[0]))
+    found, _ = _finder(board, start, diagonal, costs)
     found.resolve((goal[1], goal[0]))
     dist = found.distance
     unreached = np.iinfo(dist.dtype).max
@@ -250,19 +255,19 @@ def measure(board, origin, diagonal: str = "chebyshev", repeat: int = 9) -> dict
 
     costs = costs_of(board, (), origin, diagonal)  # (kept per board, as the product keeps its step masks)
     best, unreached, edges = search(board, origin, diagonal, costs)
-    order = order_of(board, origin, None, best, unreached, edges, costs)
-    assert answer(board, best, unreached, None, order) == movement.reachable(board, origin, None, diagonal)
+    order = order_of(origin, None, best, unreached, edges, costs)
+    assert answer(best, unreached, None, order) == movement.reachable(board, origin, None, diagonal)
 
     def whole():
         b, u, e = search(board, origin, diagonal, costs)
-        return answer(board, b, u, None, order_of(board, origin, None, b, u, e, costs))
+        return answer(b, u, None, order_of(origin, None, b, u, e, costs))
 
     return {
         "tcod dijkstra2d (coarse grid)": _ms(dijkstra2d, repeat),
         "tcod's search of the board's steps": _ms(lambda: search(board, origin, diagonal, costs), repeat),
-        "the order reachable's search reaches them in": _ms(lambda: order_of(board, origin, None, best, unreached, edges,
-                                                                              costs), repeat),
-        "the dictionary reachable returns": _ms(lambda: answer(board, best, unreached, None, order), repeat),
+        "the order reachable's search reaches them in": _ms(lambda: order_of(origin, None, best, unreached, edges, costs),
+                                                                        repeat),
+        "the dictionary reachable returns": _ms(lambda: answer(best, unreached, None, order), repeat),
         "reach with tcod, all of it": _ms(whole, repeat),
         "reachable (rules.movement)": _ms(lambda: movement.reachable(board, origin, None, diagonal), repeat),
     }

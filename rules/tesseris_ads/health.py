@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 
-
 from ..copying import copied
 from ..dice import DiceSource
 from ..text import say, say_n
